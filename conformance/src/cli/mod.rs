@@ -1,0 +1,122 @@
+//! The `agentfence` command line: `run` the vectors, serve the reference as
+//! a `port`, or `template` messages by hand or as JSON lines.
+//!
+//! Exit status: 0 success, 1 a failing case or a bad input line, 2 a usage
+//! or load error (clap uses 2 for its own usage errors too).
+
+mod run;
+pub mod template;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::suites::SuiteRegistry;
+
+pub use run::run_command;
+
+/// A case failed, or an input line was bad.
+pub const EXIT_FAILURE: u8 = 1;
+/// The command line or a vector file is wrong.
+pub const EXIT_USAGE: u8 = 2;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "agentfence",
+    version,
+    about = "Conformance vectors and reference for agentfence's text trust boundaries"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: CliCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CliCommand {
+    /// Run the conformance vectors against the reference or a port.
+    Run(RunArgs),
+    /// Serve the embedded reference over protocol v1 on stdin/stdout.
+    Port,
+    /// Template an error message: prints {"kind", "template"} as JSON.
+    Template(TemplateArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// More vector files: a file, or a directory of *.json files. A file
+    /// named like an embedded one replaces it. Repeatable.
+    #[arg(long = "vectors", value_name = "PATH")]
+    pub vectors: Vec<PathBuf>,
+    /// Run against this port command (through `sh -c`) instead of the
+    /// embedded reference.
+    #[arg(long, value_name = "CMD")]
+    pub port: Option<String>,
+    /// Only the vector files of this suite.
+    #[arg(long, value_name = "NAME")]
+    pub suite: Option<String>,
+    /// Seconds a port may take to answer one case.
+    #[arg(long, value_name = "SECS", default_value = "5", value_parser = parse_timeout)]
+    pub timeout: Duration,
+}
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("input").required(true).args(["message", "jsonl"])))]
+pub struct TemplateArgs {
+    /// The error message.
+    pub message: Option<String>,
+    /// Read one JSON string per line on stdin, write one JSON object per line.
+    #[arg(long)]
+    pub jsonl: bool,
+}
+
+fn parse_timeout(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    Duration::try_from_secs_f64(seconds)
+        .ok()
+        .filter(|timeout| !timeout.is_zero())
+        .ok_or_else(|| format!("{text:?} is not a positive number of seconds"))
+}
+
+/// Runs the command line of this process.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let registry = SuiteRegistry::standard();
+    match cli.command {
+        CliCommand::Run(args) => run_command(&args, &registry),
+        CliCommand::Port => {
+            let stdin = std::io::stdin().lock();
+            let stdout = std::io::stdout().lock();
+            match crate::port_server::serve(&registry, stdin, stdout, std::io::stderr()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(error) => {
+                    eprintln!("agentfence port: {error}");
+                    ExitCode::from(EXIT_FAILURE)
+                }
+            }
+        }
+        CliCommand::Template(args) => template::template_command(&args),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timeout_takes_fractions_and_rejects_zero() {
+        assert_eq!(parse_timeout("0.5"), Ok(Duration::from_millis(500)));
+        assert!(parse_timeout("0").is_err());
+        assert!(parse_timeout("-1").is_err());
+        assert!(parse_timeout("soon").is_err());
+    }
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}

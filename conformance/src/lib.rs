@@ -1,0 +1,20 @@
+//! Conformance vectors for agentfence's trust boundaries, the runner that
+//! drives an implementation through them, and the `agentfence` CLI.
+//!
+//! Flow: [`vectors`] loads files (embedded and from disk) and [`lint`]
+//! checks them; [`runner`] feeds each case to an implementation (the
+//! in-process [`reference`], or a [`port_process`] speaking [`protocol`]
+//! v1) and judges answers with [`outcome`]; [`report`] renders the result.
+//! Each suite is one module under [`suites`].
+
+pub mod cli;
+pub mod lint;
+pub mod outcome;
+pub mod port_process;
+pub mod port_server;
+pub mod protocol;
+pub mod reference;
+pub mod report;
+pub mod runner;
+pub mod suites;
+pub mod vectors;

@@ -1,0 +1,329 @@
+//! Rules a set of vector files must keep beyond what the JSON Schema can
+//! say: ids unique across files, flags defined in the file's notes, and
+//! upstream answers consistent with the `upstream-divergence` flag.
+//!
+//! The runner refuses a set that breaks them, and `cargo test` checks the
+//! shipped vectors with the same code.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde_json::Value;
+
+use crate::suites::{Suite, SuiteRegistry};
+use crate::vectors::{Case, Expectation, VectorFile};
+
+/// The flag every case whose expected answer differs from an upstream's
+/// carries.
+pub const UPSTREAM_DIVERGENCE: &str = "upstream-divergence";
+
+/// One broken rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LintProblem {
+    pub file: String,
+    pub case: Option<String>,
+    pub message: String,
+}
+
+impl fmt::Display for LintProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.case {
+            Some(id) => write!(f, "{}: case {id}: {}", self.file, self.message),
+            None => write!(f, "{}: {}", self.file, self.message),
+        }
+    }
+}
+
+/// Every broken rule in `files`, in file and case order.
+pub fn lint(files: &[VectorFile], registry: &SuiteRegistry) -> Vec<LintProblem> {
+    let mut problems = Vec::new();
+    let mut first_seen: BTreeMap<&str, String> = BTreeMap::new();
+    for file in files {
+        let file_name = file.source.to_string();
+        let mut report = |case: Option<&Case>, message: String| {
+            problems.push(LintProblem {
+                file: file_name.clone(),
+                case: case.map(|case| case.id.clone()),
+                message,
+            });
+        };
+        for flag in file.notes.keys() {
+            if !is_kebab_case(flag) {
+                report(None, format!("note {flag:?} is not a kebab-case flag name"));
+            }
+        }
+        let suite = registry.find(&file.suite);
+        for case in &file.cases {
+            if !has_id_shape(&case.id, &file.suite) {
+                report(
+                    Some(case),
+                    format!("id is not {}-NNNN (four digits)", file.suite),
+                );
+            }
+            match first_seen.get(case.id.as_str()) {
+                Some(earlier) => report(
+                    Some(case),
+                    format!("id already used in {earlier}; ids are never reused"),
+                ),
+                None => {
+                    first_seen.insert(&case.id, file_name.clone());
+                }
+            }
+            if case.description.trim().is_empty() {
+                report(Some(case), "description is empty".into());
+            }
+            for flag in &case.flags {
+                if !file.notes.contains_key(flag) {
+                    report(
+                        Some(case),
+                        format!("flag {flag:?} is not defined in the file's notes"),
+                    );
+                }
+            }
+            if matches!(case.expectation, Expectation::Acceptable { .. }) && case.flags.is_empty() {
+                report(
+                    Some(case),
+                    "result is \"acceptable\" but no flag says why".into(),
+                );
+            }
+            for key in case.upstream.keys() {
+                if !is_upstream_key(key) {
+                    report(
+                        Some(case),
+                        format!("upstream key {key:?} is not name@version"),
+                    );
+                }
+            }
+            if let Some(suite) = suite {
+                check_divergence(suite, case, &mut report);
+            }
+        }
+    }
+    problems
+}
+
+/// `upstream-divergence` is on a case exactly when some upstream answers
+/// something the case does not accept.
+fn check_divergence(
+    suite: &dyn Suite,
+    case: &Case,
+    report: &mut impl FnMut(Option<&Case>, String),
+) {
+    let diverging: Vec<&str> = case
+        .upstream
+        .iter()
+        .filter(|(_, answer)| !accepts(suite, case, answer))
+        .map(|(key, _)| key.as_str())
+        .collect();
+    let flagged = case.has_flag(UPSTREAM_DIVERGENCE);
+    if flagged && diverging.is_empty() {
+        report(
+            Some(case),
+            if case.upstream.is_empty() {
+                format!("flagged {UPSTREAM_DIVERGENCE} but has no \"upstream\" answer")
+            } else {
+                format!("flagged {UPSTREAM_DIVERGENCE} but every \"upstream\" answer is accepted")
+            },
+        );
+    }
+    if !flagged && !diverging.is_empty() {
+        report(
+            Some(case),
+            format!(
+                "the answer of {} differs from the expected one but the case is not flagged {UPSTREAM_DIVERGENCE}",
+                diverging.join(", ")
+            ),
+        );
+    }
+}
+
+/// Whether `answer`, an upstream's output, passes the case.
+fn accepts(suite: &dyn Suite, case: &Case, answer: &Value) -> bool {
+    match &case.expectation {
+        Expectation::Valid { expected } => suite.output_matches(&case.op, expected, answer),
+        // An upstream answer records an output; an error case accepts none.
+        Expectation::Invalid { .. } => false,
+        Expectation::Acceptable { acceptable } => acceptable
+            .iter()
+            .any(|expected| suite.output_matches(&case.op, expected, answer)),
+    }
+}
+
+fn is_kebab_case(name: &str) -> bool {
+    !name.is_empty()
+        && name.split('-').all(|part| {
+            !part.is_empty()
+                && part
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        })
+}
+
+fn has_id_shape(id: &str, suite: &str) -> bool {
+    id.strip_prefix(suite)
+        .and_then(|rest| rest.strip_prefix('-'))
+        .is_some_and(|digits| digits.len() == 4 && digits.bytes().all(|b| b.is_ascii_digit()))
+}
+
+fn is_upstream_key(key: &str) -> bool {
+    key.split_once('@').is_some_and(|(name, version)| {
+        !name.is_empty() && !version.is_empty() && !version.contains('@')
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vectors::{Note, VectorSource};
+    use serde_json::json;
+
+    fn case(id: &str, flags: &[&str], upstream: &[(&str, Value)]) -> Case {
+        Case {
+            id: id.into(),
+            description: "d".into(),
+            flags: flags.iter().map(|flag| flag.to_string()).collect(),
+            op: "template".into(),
+            input: json!({"message": "m"}),
+            expectation: Expectation::Valid {
+                expected: json!({"kind": "other", "template": null}),
+            },
+            upstream: upstream
+                .iter()
+                .map(|(key, value)| (key.to_string(), value.clone()))
+                .collect(),
+        }
+    }
+
+    fn file(name: &str, cases: Vec<Case>) -> VectorFile {
+        VectorFile {
+            source: VectorSource::File(name.into()),
+            schema: None,
+            suite: "template".into(),
+            version: "1.0.0".into(),
+            description: "d".into(),
+            notes: BTreeMap::from([(
+                UPSTREAM_DIVERGENCE.to_owned(),
+                Note {
+                    description: "d".into(),
+                    effect: "e".into(),
+                },
+            )]),
+            header: Default::default(),
+            config: Value::Null,
+            cases,
+        }
+    }
+
+    fn messages(files: &[VectorFile]) -> Vec<String> {
+        lint(files, &SuiteRegistry::standard())
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn consistent_files_pass() {
+        let diverging = json!({"kind": "other", "template": "leak"});
+        let files = [file(
+            "a.json",
+            vec![
+                case("template-0001", &[], &[]),
+                case(
+                    "template-0002",
+                    &[UPSTREAM_DIVERGENCE],
+                    &[("lean-ctx@3.12.0", diverging)],
+                ),
+            ],
+        )];
+        assert_eq!(messages(&files), Vec::<String>::new());
+    }
+
+    #[test]
+    fn id_reused_across_files_is_reported() {
+        let files = [
+            file("a.json", vec![case("template-0001", &[], &[])]),
+            file("b.json", vec![case("template-0001", &[], &[])]),
+        ];
+        let found = messages(&files);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].starts_with("b.json: case template-0001"),
+            "{found:?}"
+        );
+        assert!(found[0].contains("a.json"), "{found:?}");
+    }
+
+    #[test]
+    fn undefined_flag_is_reported() {
+        let files = [file(
+            "a.json",
+            vec![case("template-0001", &["made-up"], &[])],
+        )];
+        assert!(messages(&files)[0].contains("\"made-up\" is not defined"));
+    }
+
+    #[test]
+    fn divergence_flag_without_upstream_is_reported() {
+        let files = [file(
+            "a.json",
+            vec![case("template-0001", &[UPSTREAM_DIVERGENCE], &[])],
+        )];
+        assert!(messages(&files)[0].contains("no \"upstream\" answer"));
+    }
+
+    #[test]
+    fn divergence_flag_with_agreeing_upstream_is_reported() {
+        let same = json!({"kind": "other", "template": null});
+        let files = [file(
+            "a.json",
+            vec![case(
+                "template-0001",
+                &[UPSTREAM_DIVERGENCE],
+                &[("lean-ctx@3.12.0", same)],
+            )],
+        )];
+        assert!(messages(&files)[0].contains("every \"upstream\" answer is accepted"));
+    }
+
+    #[test]
+    fn unflagged_divergence_is_reported() {
+        let other = json!({"kind": "not_found", "template": null});
+        let files = [file(
+            "a.json",
+            vec![case("template-0001", &[], &[("lean-ctx@3.12.0", other)])],
+        )];
+        assert!(messages(&files)[0].contains("not flagged upstream-divergence"));
+    }
+
+    #[test]
+    fn bad_id_and_upstream_key_are_reported() {
+        let other = json!({"kind": "not_found", "template": null});
+        let files = [file(
+            "a.json",
+            vec![case(
+                "template-1",
+                &[UPSTREAM_DIVERGENCE],
+                &[("lean-ctx", other)],
+            )],
+        )];
+        let found = messages(&files);
+        assert!(
+            found.iter().any(|m| m.contains("not template-NNNN")),
+            "{found:?}"
+        );
+        assert!(
+            found.iter().any(|m| m.contains("not name@version")),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn acceptable_without_flag_is_reported() {
+        let mut acceptable = case("template-0001", &[], &[]);
+        acceptable.expectation = Expectation::Acceptable {
+            acceptable: vec![json!({"kind": "other", "template": null})],
+        };
+        let files = [file("a.json", vec![acceptable])];
+        assert!(messages(&files)[0].contains("no flag says why"));
+    }
+}

@@ -1,0 +1,201 @@
+//! What an implementation answered for a case, and the verdict of that
+//! answer against the vector.
+//!
+//! Kept apart from the runner so that the in-process trials of `cargo test`
+//! and the reports judge exactly as `agentfence run` does.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::protocol::CaseOutcome;
+use crate::suites::Suite;
+use crate::vectors::{Case, Expectation};
+
+/// An implementation's answer to one case.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Answer {
+    /// One of the protocol's three outcomes.
+    Replied(CaseOutcome),
+    /// No usable answer: the port crashed, hung, answered garbage or
+    /// another case's id, or the reference panicked.
+    Broken { reason: String },
+}
+
+/// How a case went.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum Verdict {
+    Passed,
+    /// A well-formed answer that the vector does not accept.
+    Failed {
+        reason: String,
+    },
+    /// No usable answer; counts as a failure.
+    Errored {
+        reason: String,
+    },
+    Skipped {
+        reason: String,
+    },
+}
+
+impl Verdict {
+    /// Failed or errored: what makes a run fail.
+    pub fn is_failure(&self) -> bool {
+        matches!(self, Verdict::Failed { .. } | Verdict::Errored { .. })
+    }
+}
+
+/// Judges `answer` against `case`.
+pub fn judge(suite: &dyn Suite, case: &Case, answer: &Answer) -> Verdict {
+    let outcome = match answer {
+        Answer::Broken { reason } => {
+            return Verdict::Errored {
+                reason: reason.clone(),
+            };
+        }
+        Answer::Replied(outcome) => outcome,
+    };
+    let output_matches =
+        |expected: &Value, got: &Value| suite.output_matches(&case.op, expected, got);
+    match (outcome, &case.expectation) {
+        (CaseOutcome::Skipped(skip), _) => Verdict::Skipped {
+            reason: skip.reason.clone(),
+        },
+        (CaseOutcome::Output(got), Expectation::Valid { expected }) => {
+            if output_matches(expected, got) {
+                Verdict::Passed
+            } else {
+                Verdict::Failed {
+                    reason: "the output differs from the expected one".into(),
+                }
+            }
+        }
+        (CaseOutcome::Output(got), Expectation::Acceptable { acceptable }) => {
+            if acceptable
+                .iter()
+                .any(|expected| output_matches(expected, got))
+            {
+                Verdict::Passed
+            } else {
+                Verdict::Failed {
+                    reason: "the output is none of the acceptable ones".into(),
+                }
+            }
+        }
+        (CaseOutcome::Output(_), Expectation::Invalid { expected_error }) => Verdict::Failed {
+            reason: format!(
+                "an output where an error of kind {:?} was expected",
+                expected_error.kind
+            ),
+        },
+        (CaseOutcome::Error(error), Expectation::Invalid { expected_error }) => {
+            if error.kind == expected_error.kind {
+                Verdict::Passed
+            } else {
+                Verdict::Failed {
+                    reason: format!(
+                        "an error of kind {:?} where kind {:?} was expected",
+                        error.kind, expected_error.kind
+                    ),
+                }
+            }
+        }
+        (CaseOutcome::Error(error), _) => Verdict::Failed {
+            reason: format!(
+                "an error of kind {:?} ({}) where an output was expected",
+                error.kind, error.message
+            ),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::{ReportedError, SkipReason};
+    use crate::suites::template::TemplateSuite;
+    use crate::vectors::ExpectedError;
+    use serde_json::json;
+
+    fn case(expectation: Expectation) -> Case {
+        Case {
+            id: "template-0001".into(),
+            description: "d".into(),
+            flags: vec![],
+            op: "template".into(),
+            input: json!({}),
+            expectation,
+            upstream: Default::default(),
+        }
+    }
+
+    fn output(value: Value) -> Answer {
+        Answer::Replied(CaseOutcome::Output(value))
+    }
+
+    fn error(kind: &str) -> Answer {
+        Answer::Replied(CaseOutcome::Error(ReportedError {
+            kind: kind.into(),
+            message: "m".into(),
+        }))
+    }
+
+    #[test]
+    fn valid_case_compares_the_output() {
+        let valid = case(Expectation::Valid {
+            expected: json!({"a": 1}),
+        });
+        assert_eq!(
+            judge(&TemplateSuite, &valid, &output(json!({"a": 1}))),
+            Verdict::Passed
+        );
+        assert!(judge(&TemplateSuite, &valid, &output(json!({"a": 2}))).is_failure());
+        assert!(judge(&TemplateSuite, &valid, &error("x")).is_failure());
+    }
+
+    #[test]
+    fn invalid_case_compares_only_the_kind() {
+        let invalid = case(Expectation::Invalid {
+            expected_error: ExpectedError { kind: "bad".into() },
+        });
+        assert_eq!(
+            judge(&TemplateSuite, &invalid, &error("bad")),
+            Verdict::Passed
+        );
+        assert!(judge(&TemplateSuite, &invalid, &error("other")).is_failure());
+        assert!(judge(&TemplateSuite, &invalid, &output(json!({}))).is_failure());
+    }
+
+    #[test]
+    fn acceptable_case_takes_any_listed_output() {
+        let acceptable = case(Expectation::Acceptable {
+            acceptable: vec![json!(1), json!(2)],
+        });
+        assert_eq!(
+            judge(&TemplateSuite, &acceptable, &output(json!(2))),
+            Verdict::Passed
+        );
+        assert!(judge(&TemplateSuite, &acceptable, &output(json!(3))).is_failure());
+    }
+
+    #[test]
+    fn broken_answer_is_an_error_and_skip_is_not_a_failure() {
+        let valid = case(Expectation::Valid { expected: json!(1) });
+        let broken = Answer::Broken {
+            reason: "port crashed".into(),
+        };
+        assert_eq!(
+            judge(&TemplateSuite, &valid, &broken),
+            Verdict::Errored {
+                reason: "port crashed".into()
+            }
+        );
+        let skipped = Answer::Replied(CaseOutcome::Skipped(SkipReason {
+            reason: "no".into(),
+        }));
+        let verdict = judge(&TemplateSuite, &valid, &skipped);
+        assert!(matches!(verdict, Verdict::Skipped { .. }) && !verdict.is_failure());
+    }
+}

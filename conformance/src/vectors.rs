@@ -1,0 +1,567 @@
+//! Vector files: the shared JSON test cases, embedded in the binary and
+//! optionally read from disk, parsed into typed cases.
+//!
+//! Every load error names the file and, where there is one, the case id and
+//! the JSON path, because a vector author fixes a file, not a stack trace.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use thiserror::Error;
+
+use crate::suites::SuiteRegistry;
+
+/// The files under `conformance/vectors/`, relative paths with `/`.
+static EMBEDDED_FILES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/embedded_vectors.rs"));
+
+/// Every file embedded from `conformance/vectors/` (vector files and the
+/// data they name), as (path relative to that directory, contents).
+pub fn embedded_files() -> &'static [(&'static str, &'static str)] {
+    EMBEDDED_FILES
+}
+
+fn embedded_file(relative: &str) -> Option<&'static str> {
+    EMBEDDED_FILES
+        .iter()
+        .find(|(path, _)| *path == relative)
+        .map(|(_, contents)| *contents)
+}
+
+/// Where a vector file came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VectorSource {
+    /// Compiled in; the path is relative to `conformance/vectors/`.
+    Embedded(&'static str),
+    File(PathBuf),
+}
+
+impl VectorSource {
+    /// The file name, which decides whether a file on disk replaces an
+    /// embedded one.
+    pub fn file_name(&self) -> Cow<'_, str> {
+        match self {
+            VectorSource::Embedded(path) => Cow::Borrowed(path.rsplit('/').next().unwrap_or(path)),
+            VectorSource::File(path) => path
+                .file_name()
+                .map(|name| name.to_string_lossy())
+                .unwrap_or_else(|| path.to_string_lossy()),
+        }
+    }
+}
+
+impl fmt::Display for VectorSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VectorSource::Embedded(path) => write!(f, "embedded vectors/{path}"),
+            VectorSource::File(path) => write!(f, "{}", path.display()),
+        }
+    }
+}
+
+/// The directory a vector file's relative paths (its vocabulary, say) are
+/// resolved in. A file on disk falls back to the embedded copy, so a vector
+/// file written anywhere can still name the shipped vocabulary.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ResourceDir {
+    Embedded,
+    Dir(PathBuf),
+}
+
+impl ResourceDir {
+    /// The contents of `relative`, or why they cannot be had.
+    pub fn read(&self, relative: &str) -> Result<Cow<'static, str>, String> {
+        if Path::new(relative).is_absolute() {
+            return Err("the path must be relative to the vectors directory".into());
+        }
+        if let ResourceDir::Dir(dir) = self {
+            let path = dir.join(relative);
+            match std::fs::read_to_string(&path) {
+                Ok(text) => return Ok(Cow::Owned(text)),
+                Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(format!("{}: {error}", path.display()));
+                }
+                Err(_) => {}
+            }
+        }
+        embedded_file(relative)
+            .map(Cow::Borrowed)
+            .ok_or_else(|| match self {
+                ResourceDir::Embedded => "no such embedded file".to_owned(),
+                ResourceDir::Dir(dir) => format!(
+                    "neither {} nor an embedded file of that name exists",
+                    dir.join(relative).display()
+                ),
+            })
+    }
+}
+
+/// What a flag means, from the file's `notes`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Note {
+    pub description: String,
+    pub effect: String,
+}
+
+/// The error kind an `invalid` case expects; messages are never compared.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectedError {
+    pub kind: String,
+}
+
+/// What a case demands of an implementation.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "result", rename_all = "snake_case")]
+pub enum Expectation {
+    /// Exactly this output.
+    Valid { expected: Value },
+    /// An error of this kind.
+    Invalid { expected_error: ExpectedError },
+    /// Any one of these outputs; the case's flags say why more than one is
+    /// allowed.
+    Acceptable { acceptable: Vec<Value> },
+}
+
+/// One test vector.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Case {
+    pub id: String,
+    pub description: String,
+    pub flags: Vec<String>,
+    pub op: String,
+    pub input: Value,
+    #[serde(flatten)]
+    pub expectation: Expectation,
+    /// What upstream implementations answer, keyed by `name@version`.
+    pub upstream: BTreeMap<String, Value>,
+}
+
+impl Case {
+    pub fn has_flag(&self, flag: &str) -> bool {
+        self.flags.iter().any(|own| own == flag)
+    }
+}
+
+/// One vector file, parsed and checked against its suite.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VectorFile {
+    pub source: VectorSource,
+    /// The file's `$schema`, relative to the file.
+    pub schema: Option<String>,
+    pub suite: String,
+    pub version: String,
+    pub description: String,
+    pub notes: BTreeMap<String, Note>,
+    /// The suite-specific header fields (everything not listed above).
+    pub header: Map<String, Value>,
+    /// The `config` of the protocol's suite message, built by the suite
+    /// from `header`.
+    pub config: Value,
+    pub cases: Vec<Case>,
+}
+
+/// A vector file that cannot be used.
+#[derive(Debug, Error)]
+pub enum LoadError {
+    #[error("{file}: cannot read: {error}")]
+    Read { file: String, error: std::io::Error },
+    #[error("{file}: holds no *.json vector file")]
+    EmptyDir { file: String },
+    #[error("{file}: not valid JSON: {message}")]
+    Json { file: String, message: String },
+    #[error("{file}: at {path}: {message}")]
+    Header {
+        file: String,
+        path: String,
+        message: String,
+    },
+    #[error("{file}: case {id} (at {path}): {message}")]
+    Case {
+        file: String,
+        id: String,
+        path: String,
+        message: String,
+    },
+    #[error("{file}: unknown suite {suite:?}; this runner knows {known}")]
+    UnknownSuite {
+        file: String,
+        suite: String,
+        known: String,
+    },
+    #[error("{file}: suite header: {message}")]
+    Config { file: String, message: String },
+}
+
+#[derive(Deserialize)]
+struct RawHeader {
+    #[serde(rename = "$schema")]
+    schema: Option<String>,
+    suite: String,
+    version: String,
+    description: String,
+    #[serde(default)]
+    notes: BTreeMap<String, Note>,
+    cases: Vec<Value>,
+    #[serde(flatten)]
+    extra: Map<String, Value>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum ResultKind {
+    Valid,
+    Invalid,
+    Acceptable,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCase {
+    id: String,
+    description: String,
+    #[serde(default)]
+    flags: Vec<String>,
+    op: String,
+    input: Value,
+    result: ResultKind,
+    expected: Option<Value>,
+    expected_error: Option<ExpectedError>,
+    acceptable: Option<Vec<Value>>,
+    #[serde(default)]
+    upstream: BTreeMap<String, Value>,
+}
+
+impl RawCase {
+    fn expectation(&mut self) -> Result<Expectation, String> {
+        let fields = [
+            ("expected", self.expected.is_some()),
+            ("expected_error", self.expected_error.is_some()),
+            ("acceptable", self.acceptable.is_some()),
+        ];
+        let (wanted, result) = match self.result {
+            ResultKind::Valid => ("expected", "valid"),
+            ResultKind::Invalid => ("expected_error", "invalid"),
+            ResultKind::Acceptable => ("acceptable", "acceptable"),
+        };
+        for (field, present) in fields {
+            if field == wanted && !present {
+                return Err(format!("result is {result:?} but {field:?} is missing"));
+            }
+            if field != wanted && present {
+                return Err(format!(
+                    "result is {result:?}, which takes {wanted:?}, but the case also has {field:?}"
+                ));
+            }
+        }
+        let missing = || format!("{wanted:?} is missing");
+        Ok(match self.result {
+            ResultKind::Valid => Expectation::Valid {
+                expected: self.expected.take().ok_or_else(missing)?,
+            },
+            ResultKind::Invalid => Expectation::Invalid {
+                expected_error: self.expected_error.take().ok_or_else(missing)?,
+            },
+            ResultKind::Acceptable => {
+                let acceptable = self.acceptable.take().ok_or_else(missing)?;
+                if acceptable.is_empty() {
+                    return Err("\"acceptable\" lists no output".into());
+                }
+                Expectation::Acceptable { acceptable }
+            }
+        })
+    }
+}
+
+impl VectorFile {
+    /// Parses one vector file; `resources` is where the paths in its header
+    /// are resolved.
+    pub fn parse(
+        text: &str,
+        source: VectorSource,
+        resources: &ResourceDir,
+        registry: &SuiteRegistry,
+    ) -> Result<VectorFile, LoadError> {
+        let file = source.to_string();
+        let value: Value = serde_json::from_str(text).map_err(|error| LoadError::Json {
+            file: file.clone(),
+            message: error.to_string(),
+        })?;
+        let header: RawHeader =
+            serde_path_to_error::deserialize(&value).map_err(|error| LoadError::Header {
+                file: file.clone(),
+                path: json_path(&error.path().to_string()),
+                message: error.inner().to_string(),
+            })?;
+        let suite = registry
+            .find(&header.suite)
+            .ok_or_else(|| LoadError::UnknownSuite {
+                file: file.clone(),
+                suite: header.suite.clone(),
+                known: registry.names().collect::<Vec<_>>().join(", "),
+            })?;
+
+        let mut cases = Vec::with_capacity(header.cases.len());
+        for (index, raw) in header.cases.iter().enumerate() {
+            let id = raw
+                .get("id")
+                .and_then(Value::as_str)
+                .unwrap_or("(no id)")
+                .to_owned();
+            let case_error = |path: String, message: String| LoadError::Case {
+                file: file.clone(),
+                id: id.clone(),
+                path,
+                message,
+            };
+            let mut case: RawCase = serde_path_to_error::deserialize(raw).map_err(|error| {
+                let inner = error.path().to_string();
+                let path = if inner == "." {
+                    format!("cases[{index}]")
+                } else {
+                    format!("cases[{index}].{inner}")
+                };
+                case_error(path, error.inner().to_string())
+            })?;
+            let expectation = case
+                .expectation()
+                .map_err(|message| case_error(format!("cases[{index}]"), message))?;
+            if !suite.operations().contains(&case.op.as_str()) {
+                return Err(case_error(
+                    format!("cases[{index}].op"),
+                    format!(
+                        "operation {:?} is not one of suite {}'s ({})",
+                        case.op,
+                        suite.name(),
+                        suite.operations().join(", ")
+                    ),
+                ));
+            }
+            cases.push(Case {
+                id: case.id,
+                description: case.description,
+                flags: case.flags,
+                op: case.op,
+                input: case.input,
+                expectation,
+                upstream: case.upstream,
+            });
+        }
+
+        let config = suite
+            .config(&header.extra, resources)
+            .map_err(|error| LoadError::Config {
+                file: file.clone(),
+                message: error.to_string(),
+            })?;
+        Ok(VectorFile {
+            source,
+            schema: header.schema,
+            suite: header.suite,
+            version: header.version,
+            description: header.description,
+            notes: header.notes,
+            header: header.extra,
+            config,
+            cases,
+        })
+    }
+
+    /// Reads and parses a vector file from disk.
+    pub fn read(path: &Path, registry: &SuiteRegistry) -> Result<VectorFile, LoadError> {
+        let text = std::fs::read_to_string(path).map_err(|error| LoadError::Read {
+            file: path.display().to_string(),
+            error,
+        })?;
+        let dir = path
+            .parent()
+            .filter(|parent| !parent.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        VectorFile::parse(
+            &text,
+            VectorSource::File(path.to_owned()),
+            &ResourceDir::Dir(dir.to_owned()),
+            registry,
+        )
+    }
+}
+
+/// serde_path_to_error writes the root as `.`; a person reads `$`.
+fn json_path(path: &str) -> String {
+    if path == "." {
+        "$".into()
+    } else {
+        format!("$.{path}")
+    }
+}
+
+/// The vector files of one run.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct VectorSet {
+    pub files: Vec<VectorFile>,
+}
+
+impl VectorSet {
+    /// Every embedded vector file (`*.json` at the top of `vectors/`).
+    pub fn embedded(registry: &SuiteRegistry) -> Result<VectorSet, LoadError> {
+        let mut files = Vec::new();
+        for (path, text) in EMBEDDED_FILES {
+            if path.contains('/') || !path.ends_with(".json") {
+                continue;
+            }
+            files.push(VectorFile::parse(
+                text,
+                VectorSource::Embedded(path),
+                &ResourceDir::Embedded,
+                registry,
+            )?);
+        }
+        Ok(VectorSet { files })
+    }
+
+    /// Adds the vector files at `path`: the file itself, or every `*.json`
+    /// directly in the directory. A file named like one already in the set
+    /// replaces it, so an edited checkout of the vectors runs without a
+    /// rebuild.
+    pub fn add_path(&mut self, path: &Path, registry: &SuiteRegistry) -> Result<(), LoadError> {
+        let read_error = |error| LoadError::Read {
+            file: path.display().to_string(),
+            error,
+        };
+        let metadata = std::fs::metadata(path).map_err(read_error)?;
+        if !metadata.is_dir() {
+            let file = VectorFile::read(path, registry)?;
+            self.insert(file);
+            return Ok(());
+        }
+        let mut paths = Vec::new();
+        for entry in std::fs::read_dir(path).map_err(read_error)? {
+            let entry_path = entry.map_err(read_error)?.path();
+            if entry_path.extension().is_some_and(|ext| ext == "json") && entry_path.is_file() {
+                paths.push(entry_path);
+            }
+        }
+        if paths.is_empty() {
+            return Err(LoadError::EmptyDir {
+                file: path.display().to_string(),
+            });
+        }
+        paths.sort();
+        for file_path in paths {
+            let file = VectorFile::read(&file_path, registry)?;
+            self.insert(file);
+        }
+        Ok(())
+    }
+
+    fn insert(&mut self, file: VectorFile) {
+        let name = file.source.file_name().into_owned();
+        match self
+            .files
+            .iter_mut()
+            .find(|existing| existing.source.file_name() == name)
+        {
+            Some(existing) => *existing = file,
+            None => self.files.push(file),
+        }
+    }
+
+    /// Every case with the file it belongs to, in file order.
+    pub fn cases(&self) -> impl Iterator<Item = (&VectorFile, &Case)> {
+        self.files
+            .iter()
+            .flat_map(|file| file.cases.iter().map(move |case| (file, case)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn parse(value: Value) -> Result<VectorFile, LoadError> {
+        VectorFile::parse(
+            &value.to_string(),
+            VectorSource::File("test.json".into()),
+            &ResourceDir::Embedded,
+            &SuiteRegistry::standard(),
+        )
+    }
+
+    fn file_with_case(case: Value) -> Value {
+        json!({
+            "suite": "template",
+            "version": "1.0.0",
+            "description": "d",
+            "vocabulary": "vocabulary/template-v1.txt",
+            "cases": [case],
+        })
+    }
+
+    #[test]
+    fn missing_expected_names_the_case() {
+        let error = parse(file_with_case(json!({
+            "id": "template-0001", "description": "d", "op": "template",
+            "input": {"message": "x"}, "result": "valid",
+        })))
+        .expect_err("a valid case needs expected");
+        let text = error.to_string();
+        assert!(text.contains("test.json"), "{text}");
+        assert!(text.contains("template-0001"), "{text}");
+        assert!(text.contains("\"expected\" is missing"), "{text}");
+    }
+
+    #[test]
+    fn wrong_field_type_names_the_json_path() {
+        let error = parse(file_with_case(json!({
+            "id": "template-0002", "description": "d", "op": "template", "flags": "oops",
+            "input": {"message": "x"}, "result": "valid", "expected": {},
+        })))
+        .expect_err("flags must be an array");
+        let text = error.to_string();
+        assert!(text.contains("cases[0].flags"), "{text}");
+        assert!(text.contains("template-0002"), "{text}");
+    }
+
+    #[test]
+    fn operation_of_another_suite_is_rejected() {
+        let error = parse(file_with_case(json!({
+            "id": "template-0003", "description": "d", "op": "chat_parse",
+            "input": {}, "result": "valid", "expected": {},
+        })))
+        .expect_err("chat_parse is not a template operation");
+        assert!(error.to_string().contains("chat_parse"), "{error}");
+    }
+
+    #[test]
+    fn unknown_suite_lists_the_known_ones() {
+        let mut file = file_with_case(json!({}));
+        file["suite"] = json!("nope");
+        file["cases"] = json!([]);
+        let error = parse(file).expect_err("no suite is called nope");
+        assert!(error.to_string().contains("template"), "{error}");
+    }
+
+    #[test]
+    fn missing_vocabulary_file_is_a_config_error() {
+        let mut file = file_with_case(json!({}));
+        file["cases"] = json!([]);
+        file["vocabulary"] = json!("vocabulary/none.txt");
+        let error = parse(file).expect_err("the vocabulary does not exist");
+        assert!(matches!(error, LoadError::Config { .. }), "{error}");
+        assert!(error.to_string().contains("none.txt"), "{error}");
+    }
+
+    #[test]
+    fn embedded_vectors_load() {
+        let set = VectorSet::embedded(&SuiteRegistry::standard());
+        assert!(
+            set.as_ref().is_ok_and(|set| !set.files.is_empty()),
+            "{set:?}"
+        );
+    }
+}

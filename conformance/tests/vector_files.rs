@@ -1,0 +1,302 @@
+//! The shipped vector files are well-formed: each validates against the
+//! JSON Schema it names, the lint rules hold across all of them, the
+//! embedded copies match the files on disk, and the template vocabulary is
+//! the reference's own.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use agentfence_conformance::lint::{UPSTREAM_DIVERGENCE, lint};
+use agentfence_conformance::suites::SuiteRegistry;
+use agentfence_conformance::vectors::{VectorSet, embedded_files};
+use jsonschema::{Retrieve, Uri, Validator};
+use serde_json::{Value, json};
+
+/// The `$id` prefix of every schema in `conformance/schema/`.
+const SCHEMA_BASE: &str = "https://example.invalid/agentfence/conformance/schema/";
+
+fn conformance_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn vectors_dir() -> PathBuf {
+    conformance_dir().join("vectors")
+}
+
+fn schema_dir() -> PathBuf {
+    conformance_dir().join("schema")
+}
+
+fn read_json(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|error| panic!("cannot read {}: {error}", path.display()));
+    serde_json::from_str(&text)
+        .unwrap_or_else(|error| panic!("{} is not JSON: {error}", path.display()))
+}
+
+/// The vector files on disk, by file name.
+fn vector_files() -> BTreeMap<String, Value> {
+    let mut files = BTreeMap::new();
+    for entry in std::fs::read_dir(vectors_dir()).expect("conformance/vectors exists") {
+        let path = entry.expect("a readable directory entry").path();
+        if path.extension().is_some_and(|ext| ext == "json") {
+            let name = path
+                .file_name()
+                .expect("a read_dir entry has a name")
+                .to_string_lossy()
+                .into_owned();
+            files.insert(name, read_json(&path));
+        }
+    }
+    assert!(
+        !files.is_empty(),
+        "conformance/vectors holds no *.json file"
+    );
+    files
+}
+
+/// Resolves the schemas' `$ref`s to the files beside them, so validation
+/// never touches the network.
+struct LocalSchemas;
+
+impl Retrieve for LocalSchemas {
+    fn retrieve(
+        &self,
+        uri: &Uri<String>,
+    ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+        let name = uri
+            .as_str()
+            .strip_prefix(SCHEMA_BASE)
+            .ok_or_else(|| format!("{uri} is not one of conformance/schema/"))?;
+        let text = std::fs::read_to_string(schema_dir().join(name))?;
+        Ok(serde_json::from_str(&text)?)
+    }
+}
+
+fn validator_for(schema_path: &Path) -> Validator {
+    let schema = read_json(schema_path);
+    jsonschema::meta::validate(&schema).unwrap_or_else(|error| {
+        panic!(
+            "{} is not a valid JSON Schema: {error}",
+            schema_path.display()
+        )
+    });
+    jsonschema::options()
+        .with_retriever(LocalSchemas)
+        .build(&schema)
+        .unwrap_or_else(|error| panic!("cannot compile {}: {error}", schema_path.display()))
+}
+
+/// The schema a vector file names in `$schema`, relative to the file.
+fn schema_path_of(file_name: &str, file: &Value) -> PathBuf {
+    let relative = file["$schema"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{file_name} has no string $schema"));
+    vectors_dir().join(relative)
+}
+
+fn schema_errors(validator: &Validator, instance: &Value) -> Vec<String> {
+    validator
+        .iter_errors(instance)
+        .map(|error| format!("at {}: {error}", error.instance_path()))
+        .collect()
+}
+
+#[test]
+fn every_vector_file_matches_its_schema() {
+    for (name, file) in vector_files() {
+        let validator = validator_for(&schema_path_of(&name, &file));
+        let errors = schema_errors(&validator, &file);
+        assert!(errors.is_empty(), "{name}:\n  {}", errors.join("\n  "));
+    }
+}
+
+#[test]
+fn every_schema_file_is_a_valid_schema() {
+    for entry in std::fs::read_dir(schema_dir()).expect("conformance/schema exists") {
+        let path = entry.expect("a readable directory entry").path();
+        let schema = read_json(&path);
+        assert!(
+            jsonschema::meta::validate(&schema).is_ok(),
+            "{} is not a valid JSON Schema",
+            path.display()
+        );
+        let id = schema["$id"].as_str().unwrap_or_default();
+        let name = path
+            .file_name()
+            .expect("a read_dir entry has a name")
+            .to_string_lossy();
+        assert_eq!(id, format!("{SCHEMA_BASE}{name}"), "the $id of {name}");
+    }
+}
+
+/// Breaks a valid case in one way.
+type CaseMutation = fn(&mut Value);
+
+/// A schema that accepts everything would pass the test above; these
+/// mutations of a valid case must each be rejected.
+#[test]
+fn template_schema_rejects_broken_cases() {
+    let validator = validator_for(&schema_dir().join("template.schema.json"));
+    let good_case = json!({
+        "id": "template-0001",
+        "description": "d",
+        "flags": [],
+        "op": "template",
+        "input": {"message": "file not found"},
+        "result": "valid",
+        "expected": {"kind": "not_found", "template": "file not found"}
+    });
+    let file_with = |case: Value| {
+        json!({
+            "$schema": "../schema/template.schema.json",
+            "suite": "template",
+            "version": "1.0.0",
+            "description": "d",
+            "vocabulary": "vocabulary/template-v1.txt",
+            "notes": {},
+            "cases": [case]
+        })
+    };
+    assert_eq!(
+        schema_errors(&validator, &file_with(good_case.clone())),
+        Vec::<String>::new()
+    );
+
+    let mutations: [(&str, CaseMutation); 9] = [
+        ("id without four digits", |case| {
+            case["id"] = json!("template-1")
+        }),
+        ("flag that is not kebab-case", |case| {
+            case["flags"] = json!(["Upstream_Divergence"])
+        }),
+        ("missing description", |case| {
+            case.as_object_mut().map(|c| c.remove("description"));
+        }),
+        ("valid without expected", |case| {
+            case.as_object_mut().map(|c| c.remove("expected"));
+        }),
+        ("valid with expected_error too", |case| {
+            case["expected_error"] = json!({"kind": "bad_request"})
+        }),
+        ("acceptable without a flag", |case| {
+            case["result"] = json!("acceptable");
+            case.as_object_mut().map(|c| c.remove("expected"));
+            case["acceptable"] = json!([{"kind": "other", "template": null}]);
+        }),
+        ("divergence without upstream", |case| {
+            case["flags"] = json!([UPSTREAM_DIVERGENCE])
+        }),
+        ("expected template with a digit", |case| {
+            case["expected"]["template"] = json!("error 42")
+        }),
+        ("unknown kind", |case| {
+            case["expected"]["kind"] = json!("lost")
+        }),
+    ];
+    for (what, mutate) in mutations {
+        let mut case = good_case.clone();
+        mutate(&mut case);
+        assert!(
+            !schema_errors(&validator, &file_with(case)).is_empty(),
+            "the schema accepts a case with {what}"
+        );
+    }
+}
+
+#[test]
+fn vector_set_keeps_the_lint_rules() {
+    let registry = SuiteRegistry::standard();
+    let vectors = VectorSet::embedded(&registry).unwrap_or_else(|error| panic!("{error}"));
+    let problems: Vec<String> = lint(&vectors.files, &registry)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert!(problems.is_empty(), "\n  {}", problems.join("\n  "));
+}
+
+/// The lint rules again, straight on the JSON, so a bug in the loader
+/// (say, dropping flags) cannot hide a broken file.
+#[test]
+fn ids_are_unique_and_flags_are_defined_in_the_raw_files() {
+    let mut seen: BTreeMap<String, String> = BTreeMap::new();
+    for (name, file) in vector_files() {
+        let notes = file["notes"].as_object().cloned().unwrap_or_default();
+        let cases = file["cases"].as_array().cloned().unwrap_or_default();
+        for case in cases {
+            let id = case["id"].as_str().unwrap_or_default().to_owned();
+            if let Some(earlier) = seen.insert(id.clone(), name.clone()) {
+                panic!("{name}: id {id} is already used in {earlier}");
+            }
+            let flags: Vec<&str> = case["flags"]
+                .as_array()
+                .map(|flags| flags.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            for flag in &flags {
+                assert!(
+                    notes.contains_key(*flag),
+                    "{name}: case {id}: flag {flag:?} is not in the notes"
+                );
+            }
+            let expected = &case["expected"];
+            let upstream = case["upstream"].as_object().cloned().unwrap_or_default();
+            let diverges = upstream.values().any(|answer| answer != expected);
+            let flagged = flags.contains(&UPSTREAM_DIVERGENCE);
+            if case["result"] == "valid" {
+                assert_eq!(
+                    flagged, diverges,
+                    "{name}: case {id}: flagged {UPSTREAM_DIVERGENCE} = {flagged}, \
+                     an upstream answer differs from expected = {diverges}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn embedded_vectors_are_the_files_on_disk() {
+    let on_disk = vector_files();
+    let embedded: BTreeMap<&str, &str> = embedded_files()
+        .iter()
+        .filter(|(path, _)| !path.contains('/') && path.ends_with(".json"))
+        .map(|(path, text)| (*path, *text))
+        .collect();
+    assert_eq!(
+        embedded.keys().copied().collect::<Vec<_>>(),
+        on_disk.keys().map(String::as_str).collect::<Vec<_>>(),
+        "cargo should rerun build.rs when conformance/vectors changes"
+    );
+    for (name, text) in embedded {
+        let disk = std::fs::read_to_string(vectors_dir().join(name)).expect("listed above");
+        assert!(disk == text, "the embedded {name} is stale");
+    }
+}
+
+/// While the template suite's major version is 1, its vocabulary is the
+/// reference's: changing either alone would change what the vectors mean.
+#[test]
+fn template_vocabulary_is_the_references_while_the_suite_is_v1() {
+    for (name, file) in vector_files() {
+        if file["suite"] != "template" {
+            continue;
+        }
+        let version = file["version"].as_str().unwrap_or_default();
+        if !version.starts_with("1.") {
+            continue;
+        }
+        let relative = file["vocabulary"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{name} names no vocabulary"));
+        let ours = std::fs::read(vectors_dir().join(relative))
+            .unwrap_or_else(|error| panic!("{name}: cannot read {relative}: {error}"));
+        let reference =
+            std::fs::read(conformance_dir().join("../core/src/template/vocabulary.txt"))
+                .expect("core/src/template/vocabulary.txt exists");
+        assert!(
+            ours == reference,
+            "{name} is at version {version} but vectors/{relative} differs from \
+             core/src/template/vocabulary.txt; copy it over, or bump the suite's major \
+             version and point it at a new vocabulary file"
+        );
+    }
+}

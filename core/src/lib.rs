@@ -1,0 +1,12 @@
+//! agentfence: the reference implementation of three text trust boundaries
+//! of AI-agent tooling.
+//!
+//! - [`template`]: what **leaves**: a tool's error message becomes a
+//!   template safe to send as telemetry.
+//!
+//! Each boundary is one module whose comment states its guarantees; the
+//! [`fuzzing`] module holds the fuzz harness bodies, so that a fuzz target
+//! is one line and `cargo test` replays the committed corpus on stable Rust.
+
+pub mod fuzzing;
+pub mod template;
