@@ -6,6 +6,8 @@
 //! else of the input is ever copied, so a digit, a path or a name cannot
 //! reach the template however the input is shaped.
 
+use smallvec::SmallVec;
+
 use super::vocabulary::Vocabulary;
 use super::{MAX_INPUT_CHARS, MAX_TEMPLATE_CHARS, PLACEHOLDERS, Placeholder};
 
@@ -24,6 +26,36 @@ fn is_kept_punctuation(c: char) -> bool {
 
 /// The characters a template may hold besides ASCII letters.
 pub const SAFE_PUNCTUATION: &str = " .,:;()[]{}<>!?'-_/‹›…";
+
+/// A character of the template charset: an ASCII letter or
+/// [`SAFE_PUNCTUATION`].
+pub(crate) fn is_safe_char(c: char) -> bool {
+    c.is_ascii_alphabetic()
+        || matches!(
+            c,
+            ' ' | '.'
+                | ','
+                | ':'
+                | ';'
+                | '('
+                | ')'
+                | '['
+                | ']'
+                | '{'
+                | '}'
+                | '<'
+                | '>'
+                | '!'
+                | '?'
+                | '\''
+                | '-'
+                | '_'
+                | '/'
+                | '‹'
+                | '›'
+                | '…'
+        )
+}
 
 /// The parameter names tool errors mention to explain themselves (the
 /// seed's list): kept verbatim, since they name no user data.
@@ -74,12 +106,30 @@ fn is_separator(c: char) -> bool {
     c.is_whitespace() || c.is_control()
 }
 
-/// The first line with anything but whitespace in it, trimmed.
+/// Invisible format characters: zero-width space and joiners, bidi marks
+/// and embeddings, word joiners, the BOM and the soft hyphen.
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{AD}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}'
+    )
+}
+
+/// A line that shows nothing: whitespace, control and invisible format
+/// characters and colour codes only (a tool's colour reset before its
+/// message is not the message).
+fn is_blank(line: &str) -> bool {
+    strip_ansi(line)
+        .chars()
+        .all(|c| is_separator(c) || is_invisible(c))
+}
+
+/// The first line that shows anything, trimmed.
 fn first_line(message: &str) -> Option<&str> {
     message
         .split(is_line_break)
         .map(str::trim)
-        .find(|line| !line.is_empty())
+        .find(|line| !is_blank(line))
 }
 
 /// At most [`MAX_INPUT_CHARS`] chars of `line`. When the line is longer, the
@@ -87,6 +137,9 @@ fn first_line(message: &str) -> Option<&str> {
 /// still data, and a cut quote is then unterminated, which the quote scanner
 /// hides to the end.
 fn window(line: &str) -> &str {
+    if line.len() <= MAX_INPUT_CHARS {
+        return line;
+    }
     let Some((cut, next)) = line.char_indices().nth(MAX_INPUT_CHARS) else {
         return line;
     };
@@ -129,6 +182,9 @@ enum Token<'a> {
     Quoted,
 }
 
+/// A typical message has a handful of tokens: they stay on the stack.
+type Tokens<'a> = SmallVec<[Token<'a>; 32]>;
+
 /// The closing marks of a quote opened by `open`, if `open` opens one.
 fn closers_of(open: char) -> Option<&'static [char]> {
     Some(match open {
@@ -150,6 +206,16 @@ fn is_apostrophe_like(c: char) -> bool {
     matches!(c, '\'' | '’')
 }
 
+/// The char at byte `at` of `text` and its length; ASCII without decoding.
+fn char_at(text: &str, at: usize) -> Option<(char, usize)> {
+    let byte = *text.as_bytes().get(at)?;
+    if byte.is_ascii() {
+        return Some((char::from(byte), 1));
+    }
+    let c = text.get(at..)?.chars().next()?;
+    Some((c, c.len_utf8()))
+}
+
 /// Splits the window into words and quoted spans, in one pass.
 ///
 /// A `'` opens a quote only after a non-alphanumeric character and before a
@@ -157,62 +223,173 @@ fn is_apostrophe_like(c: char) -> bool {
 /// so the apostrophe of `can't` pairs with nothing, and `'it's here'` is one
 /// quote. A quote left open runs to the end of the window: what follows an
 /// opening mark is the quoted data, however long.
-fn tokenize<'a>(window: &'a str, tokens: &mut Vec<Token<'a>>) {
-    let mut segment_start = 0;
+fn tokenize<'a>(window: &'a str, tokens: &mut Tokens<'a>) {
+    let mut at = 0;
+    let mut word_start: Option<usize> = None;
     let mut previous: Option<char> = None;
-    let mut chars = window.char_indices().peekable();
-    while let Some((at, c)) = chars.next() {
-        let next = chars.peek().map(|&(_, n)| n);
-        let opens = match closers_of(c) {
-            None => false,
-            Some(_) if c == '\'' => {
-                !previous.is_some_and(char::is_alphanumeric)
-                    && next.is_some_and(|n| !n.is_whitespace())
+    while let Some((c, len)) = char_at(window, at) {
+        if is_separator(c) {
+            if let Some(start) = word_start.take() {
+                tokens.push(Token::Word(&window[start..at]));
             }
-            Some(_) => true,
-        };
-        if !opens {
-            previous = Some(c);
+        } else if let Some(closers) = closers_of(c)
+            && (c != '\''
+                || (!previous.is_some_and(char::is_alphanumeric)
+                    && char_at(window, at + len).is_some_and(|(next, _)| !next.is_whitespace())))
+        {
+            if let Some(start) = word_start.take() {
+                tokens.push(Token::Word(&window[start..at]));
+            }
+            tokens.push(Token::Quoted);
+            let mut probe = at + len;
+            loop {
+                let Some((close, close_len)) = char_at(window, probe) else {
+                    return;
+                };
+                probe += close_len;
+                let before_word = char_at(window, probe).is_some_and(|(n, _)| n.is_alphanumeric());
+                if closers.contains(&close) && !(is_apostrophe_like(close) && before_word) {
+                    previous = Some(close);
+                    at = probe;
+                    break;
+                }
+            }
             continue;
+        } else if word_start.is_none() {
+            word_start = Some(at);
         }
-        let closers = closers_of(c).unwrap_or(&[]);
-        push_words(&window[segment_start..at], tokens);
-        tokens.push(Token::Quoted);
-        segment_start = window.len();
-        previous = None;
-        while let Some((close_at, close)) = chars.next() {
-            if !closers.contains(&close) {
-                continue;
-            }
-            let after = chars.peek().map(|&(_, n)| n);
-            if is_apostrophe_like(close) && after.is_some_and(char::is_alphanumeric) {
-                continue;
-            }
-            segment_start = close_at + close.len_utf8();
-            previous = Some(close);
-            break;
-        }
+        previous = Some(c);
+        at += len;
     }
-    if segment_start < window.len() {
-        push_words(&window[segment_start..], tokens);
+    if let Some(start) = word_start {
+        tokens.push(Token::Word(&window[start..]));
     }
-}
-
-fn push_words<'a>(text: &'a str, tokens: &mut Vec<Token<'a>>) {
-    tokens.extend(
-        text.split(is_separator)
-            .filter(|word| !word.is_empty())
-            .map(Token::Word),
-    );
 }
 
 /// `token` as leading punctuation, core, trailing punctuation.
 pub(crate) fn split_edges(token: &str) -> (&str, &str, &str) {
-    let core_start = token.len() - token.trim_start_matches(EDGE).len();
-    let (lead, rest) = token.split_at(core_start);
-    let core_end = rest.trim_end_matches(EDGE).len();
-    let (core, trail) = rest.split_at(core_end);
-    (lead, core, trail)
+    const ELLIPSIS: &[u8] = "…".as_bytes();
+    let is_edge_byte = |b: u8| b.is_ascii() && EDGE.contains(&char::from(b));
+    let bytes = token.as_bytes();
+    let mut start = 0;
+    loop {
+        match bytes.get(start) {
+            Some(&b) if is_edge_byte(b) => start += 1,
+            Some(_) if bytes[start..].starts_with(ELLIPSIS) => start += ELLIPSIS.len(),
+            _ => break,
+        }
+    }
+    let mut end = bytes.len();
+    while end > start {
+        if is_edge_byte(bytes[end - 1]) {
+            end -= 1;
+        } else if bytes[start..end].ends_with(ELLIPSIS) {
+            end -= ELLIPSIS.len();
+        } else {
+            break;
+        }
+    }
+    // Both cuts fall next to an ASCII byte or an ellipsis, so on char
+    // boundaries.
+    (&token[..start], &token[start..end], &token[end..])
+}
+
+/// What a token's core is made of, found in one pass so that each rule
+/// below is a few flag tests instead of another scan.
+#[derive(Debug, Clone, Copy)]
+struct Shape {
+    ascii: bool,
+    alphanumeric: bool,
+    digit: bool,
+    lower: bool,
+    upper_after_first: bool,
+    /// Only ASCII letters, `-` and `'`: a candidate word.
+    word_chars_only: bool,
+    separator: bool,
+    backslash: bool,
+    dot: bool,
+    at: bool,
+    colon: bool,
+    /// `_ $ # = % +`: marks of an identifier or an assignment.
+    identifier_mark: bool,
+}
+
+const ALNUM: u16 = 1;
+const DIGIT: u16 = 1 << 1;
+const LOWER: u16 = 1 << 2;
+const UPPER: u16 = 1 << 3;
+const WORD_CHAR: u16 = 1 << 4;
+const SEPARATOR: u16 = 1 << 5;
+const BACKSLASH: u16 = 1 << 6;
+const DOT: u16 = 1 << 7;
+const AT: u16 = 1 << 8;
+const COLON: u16 = 1 << 9;
+const IDENTIFIER_MARK: u16 = 1 << 10;
+const ASCII: u16 = 1 << 11;
+
+/// The shape flags of each byte: a table lookup per byte instead of a dozen
+/// comparisons, since every token of every message is measured.
+const BYTE_SHAPE: [u16; 256] = {
+    let mut table = [0u16; 256];
+    let mut b = 0;
+    while b < 128 {
+        let byte = b as u8;
+        let mut flags = ASCII;
+        if byte.is_ascii_alphanumeric() {
+            flags |= ALNUM;
+        }
+        if byte.is_ascii_digit() {
+            flags |= DIGIT;
+        }
+        if byte.is_ascii_lowercase() {
+            flags |= LOWER | WORD_CHAR;
+        }
+        if byte.is_ascii_uppercase() {
+            flags |= UPPER | WORD_CHAR;
+        }
+        flags |= match byte {
+            b'-' | b'\'' => WORD_CHAR,
+            b'/' => SEPARATOR,
+            b'\\' => SEPARATOR | BACKSLASH,
+            b'.' => DOT,
+            b'@' => AT,
+            b':' => COLON,
+            b'_' | b'$' | b'#' | b'=' | b'%' | b'+' => IDENTIFIER_MARK,
+            _ => 0,
+        };
+        table[b] = flags;
+        b += 1;
+    }
+    table
+};
+
+impl Shape {
+    fn of(core: &str) -> Shape {
+        let bytes = core.as_bytes();
+        let (mut any, mut all, mut any_after_first) = (0u16, u16::MAX, 0u16);
+        for (index, &b) in bytes.iter().enumerate() {
+            let flags = BYTE_SHAPE[usize::from(b)];
+            any |= flags;
+            all &= flags;
+            if index > 0 {
+                any_after_first |= flags;
+            }
+        }
+        Shape {
+            ascii: all & ASCII != 0,
+            alphanumeric: any & ALNUM != 0,
+            digit: any & DIGIT != 0,
+            lower: any & LOWER != 0,
+            upper_after_first: any_after_first & UPPER != 0,
+            word_chars_only: all & WORD_CHAR != 0,
+            separator: any & SEPARATOR != 0,
+            backslash: any & BACKSLASH != 0,
+            dot: any & DOT != 0,
+            at: any & AT != 0,
+            colon: any & COLON != 0,
+            identifier_mark: any & IDENTIFIER_MARK != 0,
+        }
+    }
 }
 
 pub(crate) fn is_placeholder(core: &str) -> bool {
@@ -220,7 +397,7 @@ pub(crate) fn is_placeholder(core: &str) -> bool {
 }
 
 /// One of the seed's parameter names, or a `ctx_` tool name made of
-/// vocabulary words (`ctx_read`, `ctx_multi_edit`); `ctx_payroll_anna`
+/// vocabulary words (`ctx_read`, `ctx_search`); `ctx_payroll_anna`
 /// is not, since the wildcard would otherwise carry any name.
 pub(crate) fn is_known_identifier(core: &str, vocabulary: &Vocabulary) -> bool {
     if KNOWN_IDENTIFIERS.contains(&core) {
@@ -257,7 +434,10 @@ pub(crate) fn is_own_slash_words(core: &str, vocabulary: &Vocabulary) -> bool {
 /// Unmistakably the start of a path: absolute (`/x`), home (`~`), relative
 /// (`./`, `../`), a drive (`C:\`), a UNC share, or separated segments with a
 /// dot (`src/main.rs`).
-fn starts_path(core: &str) -> bool {
+fn starts_path(core: &str, shape: Shape) -> bool {
+    if !shape.separator {
+        return core.starts_with('~');
+    }
     if core.contains("://") {
         return false;
     }
@@ -272,11 +452,14 @@ fn starts_path(core: &str) -> bool {
             .iter()
             .any(|prefix| core.starts_with(prefix))
         || drive
-        || ((core.contains('/') || core.contains('\\')) && core.contains('.'))
+        || shape.dot
 }
 
 /// `stem.ext` with a short extension holding a letter: `main.rs`, `a.tar`.
-fn is_file_name(core: &str) -> bool {
+fn is_file_name(core: &str, shape: Shape) -> bool {
+    if !shape.dot {
+        return false;
+    }
     match core.rsplit_once('.') {
         Some((stem, ext)) => {
             !stem.is_empty()
@@ -288,18 +471,19 @@ fn is_file_name(core: &str) -> bool {
     }
 }
 
-fn is_identifier_like(core: &str) -> bool {
-    let has_inner_upper = core.bytes().skip(1).any(|b| b.is_ascii_uppercase());
-    let has_lower = core.bytes().any(|b| b.is_ascii_lowercase());
-    core.contains("::")
-        || core.contains(['_', '$', '#', '=', '%', '+'])
-        || (has_inner_upper && has_lower)
+fn is_identifier_like(core: &str, shape: Shape) -> bool {
+    (shape.colon && core.contains("::"))
+        || shape.identifier_mark
+        || (shape.upper_after_first && shape.lower)
         || core.len() > 24
 }
 
 const URL_SCHEMES: &[&str] = &["mailto:", "file:", "data:", "javascript:", "urn:", "tel:"];
 
-fn is_url(core: &str) -> bool {
+fn is_url(core: &str, shape: Shape) -> bool {
+    if !shape.colon && !shape.dot {
+        return false;
+    }
     core.contains("://")
         || core
             .get(..4)
@@ -329,21 +513,14 @@ fn opens_clause(token: Token<'_>) -> bool {
 /// A later part of a path with spaces in it: a file name, or a segment with
 /// a separator that is not vocabulary wording.
 fn continues_path(core: &str, vocabulary: &Vocabulary) -> bool {
-    is_file_name(core)
-        || ((core.contains('/') || core.contains('\\')) && !is_own_slash_words(core, vocabulary))
+    let shape = Shape::of(core);
+    is_file_name(core, shape) || (shape.separator && !is_own_slash_words(core, vocabulary))
 }
 
-/// The index of the last token of a path starting at `tokens[start]`:
+/// The index of the last token of the path that starts at `tokens[start]`:
 /// within its clause the path runs through spaces to its last segment or
 /// file name (`/Users/x/My Notes/med list.md is outside` ends at `list.md`).
-fn path_span(tokens: &[Token<'_>], start: usize, vocabulary: &Vocabulary) -> Option<usize> {
-    let Token::Word(first) = tokens[start] else {
-        return None;
-    };
-    let (_, core, _) = split_edges(first);
-    if core.starts_with('‹') || !starts_path(core) {
-        return None;
-    }
+fn path_end(tokens: &[Token<'_>], start: usize, vocabulary: &Vocabulary) -> usize {
     let mut end = start;
     let mut probe = start;
     while let Token::Word(current) = tokens[probe]
@@ -356,7 +533,7 @@ fn path_span(tokens: &[Token<'_>], start: usize, vocabulary: &Vocabulary) -> Opt
             end = probe;
         }
     }
-    Some(end)
+    end
 }
 
 /// Leading punctuation of a path, without the dots that belong to `./`.
@@ -368,14 +545,19 @@ fn path_lead<'a>(lead: &'a str, core: &str) -> &'a str {
     }
 }
 
-/// What one word becomes, written into `piece`; nothing is written for a
+/// What one word becomes, appended to `piece`; nothing is written for a
 /// punctuation token that has no safe spelling (`=`, `|`, `&&`).
-fn scrub_word(token: &str, vocabulary: &Vocabulary, piece: &mut String) {
+fn scrub_word(
+    token: &str,
+    (lead, core, trail): (&str, &str, &str),
+    shape: Shape,
+    vocabulary: &Vocabulary,
+    piece: &mut String,
+) {
     if matches!(token, "—" | "–") {
         piece.push('-');
         return;
     }
-    let (lead, core, trail) = split_edges(token);
     if core.is_empty() {
         piece.push_str(token);
         return;
@@ -383,10 +565,10 @@ fn scrub_word(token: &str, vocabulary: &Vocabulary, piece: &mut String) {
     let mut lead = lead;
     let replaced: &str = if is_placeholder(core) {
         core
-    } else if !core.is_ascii() {
+    } else if !shape.ascii {
         Placeholder::Text.as_str()
-    } else if !core.bytes().any(|b| b.is_ascii_alphanumeric()) {
-        if starts_path(core) {
+    } else if !shape.alphanumeric {
+        if starts_path(core, shape) {
             lead = path_lead(lead, core);
             Placeholder::Path.as_str()
         } else if core.chars().all(is_kept_punctuation) {
@@ -394,37 +576,34 @@ fn scrub_word(token: &str, vocabulary: &Vocabulary, piece: &mut String) {
         } else {
             return;
         }
-    } else if is_url(core) {
+    } else if is_url(core, shape) {
         Placeholder::Url.as_str()
-    } else if core.contains('@') {
-        if core.contains('.') {
+    } else if shape.at {
+        if shape.dot {
             Placeholder::Email.as_str()
         } else {
             Placeholder::Sym.as_str()
         }
-    } else if is_known_identifier(core, vocabulary) {
+    } else if shape.identifier_mark && is_known_identifier(core, vocabulary) {
         core
-    } else if lead.ends_with('.') || starts_path(core) || is_file_name(core) {
+    } else if lead.ends_with('.') || starts_path(core, shape) || is_file_name(core, shape) {
         // A dot glued to the front of a word is a dotfile (`.env`), not
         // sentence punctuation.
         lead = path_lead(lead, core).trim_end_matches('.');
         Placeholder::Path.as_str()
-    } else if core.bytes().any(|b| b.is_ascii_digit()) {
+    } else if shape.digit {
         Placeholder::Number.as_str()
-    } else if is_identifier_like(core) {
+    } else if is_identifier_like(core, shape) {
         Placeholder::Sym.as_str()
-    } else if core
-        .bytes()
-        .all(|b| b.is_ascii_alphabetic() || b == b'-' || b == b'\'')
-    {
+    } else if shape.word_chars_only {
         if is_own_word(core, vocabulary) {
             core
         } else {
             Placeholder::Text.as_str()
         }
-    } else if core.contains('/') && !core.contains('\\') && is_own_slash_words(core, vocabulary) {
+    } else if shape.separator && !shape.backslash && is_own_slash_words(core, vocabulary) {
         core
-    } else if core.contains(['/', '\\']) {
+    } else if shape.separator {
         Placeholder::Path.as_str()
     } else {
         Placeholder::Sym.as_str()
@@ -434,72 +613,74 @@ fn scrub_word(token: &str, vocabulary: &Vocabulary, piece: &mut String) {
     piece.push_str(trail);
 }
 
-/// The output, built piece by piece with what truncation needs to cut it at
-/// a piece boundary.
+/// The output, written piece by piece straight into one string; pieces hold
+/// no space, so the spaces between them are the only places to cut.
 struct Assembly {
     out: String,
-    /// Byte offset where each piece starts in `out`.
-    starts: Vec<usize>,
-    /// Chars in `out` before each piece (its separating space included).
-    chars_before: Vec<usize>,
-    chars: usize,
+    /// Byte range of the last piece kept, to collapse repeats.
+    last: Option<(usize, usize)>,
+}
+
+/// Where a piece being written starts, and where to roll back to.
+#[derive(Clone, Copy)]
+struct PieceMark {
+    before_space: usize,
+    start: usize,
 }
 
 impl Assembly {
-    fn with_capacity(bytes: usize) -> Self {
-        Assembly {
-            out: String::with_capacity(bytes),
-            starts: Vec::new(),
-            chars_before: Vec::new(),
-            chars: 0,
+    fn open_piece(&mut self) -> PieceMark {
+        let before_space = self.out.len();
+        if before_space > 0 {
+            self.out.push(' ');
+        }
+        PieceMark {
+            before_space,
+            start: self.out.len(),
         }
     }
 
-    fn push(&mut self, piece: &str) {
-        if piece.is_empty() {
-            return;
-        }
+    fn close_piece(&mut self, mark: PieceMark) {
+        let piece = &self.out[mark.start..];
         // A run of one placeholder says no more than one of it, and its
         // length would count the words of a name.
-        if piece.starts_with('‹')
-            && let Some(&last) = self.starts.last()
-            && &self.out[last..] == piece
-        {
-            return;
+        let repeated = piece.starts_with('‹')
+            && self
+                .last
+                .is_some_and(|(start, end)| &self.out[start..end] == piece);
+        if piece.is_empty() || repeated {
+            self.out.truncate(mark.before_space);
+        } else {
+            self.last = Some((mark.start, self.out.len()));
         }
-        if !self.out.is_empty() {
-            self.out.push(' ');
-            self.chars += 1;
-        }
-        self.starts.push(self.out.len());
-        self.chars_before.push(self.chars);
-        self.out.push_str(piece);
-        self.chars += piece.chars().count();
     }
 
-    /// Cuts after the last piece that leaves room for `…` within the cap.
+    /// Cuts at the last space that leaves room for `…` within the cap.
     fn finish(mut self) -> String {
-        if self.chars <= MAX_TEMPLATE_CHARS {
+        if self.out.len() <= MAX_TEMPLATE_CHARS || self.out.chars().count() <= MAX_TEMPLATE_CHARS {
             return self.out;
         }
-        let mut keep = self.starts.len();
-        while keep > 0 {
-            // Chars of pieces 0..keep, without the space before piece `keep`.
-            let kept_chars = match self.chars_before.get(keep) {
-                Some(&before) => before - 1,
-                None => self.chars,
-            };
-            if kept_chars < MAX_TEMPLATE_CHARS {
+        let mut cut = 0;
+        for (chars_before, (at, c)) in self.out.char_indices().enumerate() {
+            if chars_before >= MAX_TEMPLATE_CHARS {
                 break;
             }
-            keep -= 1;
+            if c == ' ' {
+                cut = at;
+            }
         }
-        let cut = match self.starts.get(keep) {
-            Some(&start) if keep > 0 => start - 1,
-            _ if keep == 0 => 0,
-            _ => self.out.len(),
-        };
         self.out.truncate(cut);
+        // The cut piece gains `…`; when the piece before it already reads
+        // the same (`‹text›… ‹text›` cut after the second), the two would
+        // collapse when templated again, so they collapse now.
+        if let Some(space) = self.out.rfind(' ') {
+            let (before, last) = (&self.out[..space], &self.out[space + 1..]);
+            let previous = before.rsplit(' ').next().unwrap_or(before);
+            if last.starts_with('‹') && previous.strip_suffix('…') == Some(last) {
+                self.out.truncate(space);
+                return self.out;
+            }
+        }
         self.out.push('…');
         self.out
     }
@@ -515,38 +696,39 @@ fn is_plain_word(word: &str) -> bool {
 pub(crate) fn template(message: &str, vocabulary: &Vocabulary) -> Option<String> {
     let line = first_line(message)?;
     let window = strip_ansi(window(line));
-    let mut tokens = Vec::with_capacity(window.len() / 4 + 1);
+    let mut tokens: Tokens<'_> = SmallVec::new();
     tokenize(&window, &mut tokens);
 
-    let mut assembly = Assembly::with_capacity(window.len().min(4 * MAX_TEMPLATE_CHARS));
-    let mut piece = String::new();
+    let mut assembly = Assembly {
+        out: String::with_capacity(window.len().min(4 * MAX_TEMPLATE_CHARS)),
+        last: None,
+    };
     let mut index = 0;
     while index < tokens.len() {
-        piece.clear();
+        let mark = assembly.open_piece();
+        let out = &mut assembly.out;
         match tokens[index] {
-            Token::Quoted => {
-                piece.push_str(Placeholder::Str.as_str());
-                index += 1;
-            }
-            Token::Word(word) => match path_span(&tokens, index, vocabulary) {
-                Some(end) => {
-                    let (lead, core, _) = split_edges(word);
+            Token::Quoted => out.push_str(Placeholder::Str.as_str()),
+            Token::Word(word) => {
+                let (lead, core, trail) = split_edges(word);
+                let shape = Shape::of(core);
+                if starts_path(core, shape) && !core.starts_with('‹') {
+                    let end = path_end(&tokens, index, vocabulary);
                     let trail = match tokens[end] {
                         Token::Word(last) => split_edges(last).2,
                         Token::Quoted => "",
                     };
-                    piece.push_str(path_lead(lead, core));
-                    piece.push_str(Placeholder::Path.as_str());
-                    piece.push_str(trail);
-                    index = end + 1;
+                    out.push_str(path_lead(lead, core));
+                    out.push_str(Placeholder::Path.as_str());
+                    out.push_str(trail);
+                    index = end;
+                } else {
+                    scrub_word(word, (lead, core, trail), shape, vocabulary, out);
                 }
-                None => {
-                    scrub_word(word, vocabulary, &mut piece);
-                    index += 1;
-                }
-            },
+            }
         }
-        assembly.push(&piece);
+        index += 1;
+        assembly.close_piece(mark);
     }
     let template = assembly.finish();
     let plain_words = template.split(' ').filter(|w| is_plain_word(w)).count();
@@ -555,16 +737,9 @@ pub(crate) fn template(message: &str, vocabulary: &Vocabulary) -> Option<String>
     }
     // Built only from safe pieces; checked again so that a bug in the
     // pieces drops a template instead of reporting it.
-    debug_assert!(
-        template
-            .chars()
-            .all(|c| c.is_ascii_alphabetic() || SAFE_PUNCTUATION.contains(c)),
-        "unsafe template {template:?}"
-    );
-    template
-        .chars()
-        .all(|c| c.is_ascii_alphabetic() || SAFE_PUNCTUATION.contains(c))
-        .then_some(template)
+    let safe = template.chars().all(is_safe_char);
+    debug_assert!(safe, "unsafe template {template:?}");
+    safe.then_some(template)
 }
 
 #[cfg(test)]
@@ -572,9 +747,9 @@ mod tests {
     use super::*;
 
     fn words(window: &str) -> Vec<Token<'_>> {
-        let mut tokens = Vec::new();
+        let mut tokens = Tokens::new();
         tokenize(window, &mut tokens);
-        tokens
+        tokens.into_vec()
     }
 
     #[test]
@@ -624,6 +799,25 @@ mod tests {
             let message = format!("  {brk} first line{brk}Anna Meier");
             assert_eq!(first_line(&message), Some("first line"), "{brk:?}");
         }
+    }
+
+    #[test]
+    fn line_of_invisible_characters_is_not_the_first_line() {
+        for blank in ["\u{1b}[0m", "\u{200b}\u{feff}", "\0\0", " \u{2060} "] {
+            let message = format!("{blank}\nfile not found");
+            assert_eq!(first_line(&message), Some("file not found"), "{blank:?}");
+        }
+    }
+
+    #[test]
+    fn cut_piece_collapses_with_its_twin_before_it() {
+        // Found by the vector author: `Anna… Meier` cut after `Meier` gave
+        // `‹text›… ‹text›…`, which templating again collapsed.
+        let vocabulary = Vocabulary::parse("directory\nerror\n").expect("valid list");
+        let message = format!("{}Anna… Meier directory", "error ".repeat(24));
+        let once = template(&message, &vocabulary).expect("plain words remain");
+        assert!(once.ends_with("error ‹text›…"), "{once}");
+        assert_eq!(template(&once, &vocabulary).as_deref(), Some(once.as_str()));
     }
 
     #[test]
