@@ -119,9 +119,26 @@ fn is_invisible(c: char) -> bool {
 /// characters and colour codes only (a tool's colour reset before its
 /// message is not the message).
 fn is_blank(line: &str) -> bool {
-    strip_ansi(line)
-        .chars()
-        .all(|c| is_separator(c) || is_invisible(c))
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' && chars.peek() == Some(&'[') {
+            skip_csi(&mut chars);
+        } else if !is_separator(c) && !is_invisible(c) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Skips the rest of a CSI sequence whose `ESC` was just read: `[`, the
+/// parameters, and the final byte in `@`..=`~`.
+fn skip_csi(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
+    chars.next();
+    for code in chars.by_ref() {
+        if ('\u{40}'..='\u{7e}').contains(&code) {
+            break;
+        }
+    }
 }
 
 /// The first line that shows anything, trimmed.
@@ -163,12 +180,7 @@ fn strip_ansi(text: &str) -> std::borrow::Cow<'_, str> {
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
         if c == '\u{1b}' && chars.peek() == Some(&'[') {
-            chars.next();
-            for code in chars.by_ref() {
-                if ('\u{40}'..='\u{7e}').contains(&code) {
-                    break;
-                }
-            }
+            skip_csi(&mut chars);
         } else {
             clean.push(c);
         }
@@ -494,42 +506,36 @@ fn is_url(core: &str, shape: Shape) -> bool {
         })
 }
 
-/// A path ends with a token that closes a clause.
-fn closes_path(token: &str) -> bool {
-    token.ends_with([':', ',', ';', '.', ')', ']', '!', '?', '…'])
+/// A token that ends a clause, and so any path running through it.
+fn closes_clause(token: &str) -> bool {
+    token.ends_with([':', ',', ';', '.', '!', '?', '…'])
 }
 
-/// The token after a path opens a new clause, so the path ended before it.
-fn opens_clause(token: Token<'_>) -> bool {
-    match token {
-        Token::Quoted => true,
-        Token::Word(word) => {
-            word.starts_with(['(', '[', '{', '<', '‹'])
-                || matches!(word, "—" | "–" | "-" | "--" | "->" | "=>" | "|")
-        }
-    }
-}
-
-/// A later part of a path with spaces in it: a file name, or a segment with
-/// a separator that is not vocabulary wording.
-fn continues_path(core: &str, vocabulary: &Vocabulary) -> bool {
+/// A later part of a path with spaces in it: a file name, or any segment
+/// with a separator. Inside a path, `kilo/lima` is a folder, not wording, so
+/// the exemption `read/write` has on its own does not hold here.
+fn continues_path(core: &str) -> bool {
     let shape = Shape::of(core);
-    is_file_name(core, shape) || (shape.separator && !is_own_slash_words(core, vocabulary))
+    shape.separator || is_file_name(core, shape)
 }
 
 /// The index of the last token of the path that starts at `tokens[start]`:
 /// within its clause the path runs through spaces to its last segment or
 /// file name (`/Users/x/My Notes/med list.md is outside` ends at `list.md`).
-fn path_end(tokens: &[Token<'_>], start: usize, vocabulary: &Vocabulary) -> usize {
+///
+/// Only punctuation that ends a clause (`: , ; . ! ? …`) ends the search: a
+/// bracket, a dash or a quote may be part of a name (`New folder (2)\x.txt`,
+/// `Song - Live/x.mp3`), and a later part of the path shows that it was.
+fn path_end(tokens: &[Token<'_>], start: usize) -> usize {
     let mut end = start;
     let mut probe = start;
-    while let Token::Word(current) = tokens[probe]
-        && !closes_path(current)
-        && let Some(&Token::Word(next)) = tokens.get(probe + 1)
-        && !opens_clause(Token::Word(next))
+    while !matches!(tokens[probe], Token::Word(current) if closes_clause(current))
+        && probe + 1 < tokens.len()
     {
         probe += 1;
-        if continues_path(split_edges(next).1, vocabulary) {
+        if let Token::Word(next) = tokens[probe]
+            && continues_path(split_edges(next).1)
+        {
             end = probe;
         }
     }
@@ -713,7 +719,7 @@ pub(crate) fn template(message: &str, vocabulary: &Vocabulary) -> Option<String>
                 let (lead, core, trail) = split_edges(word);
                 let shape = Shape::of(core);
                 if starts_path(core, shape) && !core.starts_with('‹') {
-                    let end = path_end(&tokens, index, vocabulary);
+                    let end = path_end(&tokens, index);
                     let trail = match tokens[end] {
                         Token::Word(last) => split_edges(last).2,
                         Token::Quoted => "",
