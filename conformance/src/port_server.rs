@@ -262,7 +262,7 @@ mod tests {
         };
         let hello = crate::protocol::parse_hello_reply(line.as_bytes()).expect("valid hello");
         assert_eq!(hello.protocol, 1);
-        assert_eq!(hello.operations, ["template"]);
+        assert_eq!(hello.operations, registry.operations());
     }
 
     #[test]

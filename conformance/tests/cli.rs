@@ -251,10 +251,17 @@ fn template_jsonl_answers_every_line_and_names_bad_ones() {
 #[test]
 fn vectors_directory_replaces_embedded_files_of_the_same_name() {
     let dir = tempfile::tempdir().expect("a temp dir");
-    // A template.json on disk stands in for the embedded one entirely.
+    // A template.json on disk stands in for the embedded one entirely; the
+    // other suites' files are left out so the tally is the template one's.
     std::fs::write(dir.path().join("template.json"), wrong_vector().to_string())
         .expect("the temp file is written");
-    let output = agentfence(&["run", "--vectors", &dir.path().to_string_lossy()]);
+    let output = agentfence(&[
+        "run",
+        "--suite",
+        "template",
+        "--vectors",
+        &dir.path().to_string_lossy(),
+    ]);
     let stdout = text(&output.stdout);
     assert_eq!(output.status.code(), Some(1), "{stdout}");
     assert_eq!(

@@ -3,10 +3,14 @@
 //!
 //! - [`template`]: what **leaves**: a tool's error message becomes a
 //!   template safe to send as telemetry.
+//! - [`chat`]: **who speaks**: rendered prompt text is split into role
+//!   messages, and role markers forged through template values are caught.
 //!
 //! Each boundary is one module whose comment states its guarantees; the
 //! [`fuzzing`] module holds the fuzz harness bodies, so that a fuzz target
 //! is one line and `cargo test` replays the committed corpus on stable Rust.
 
+pub mod chat;
 pub mod fuzzing;
+mod invisible;
 pub mod template;

@@ -1,9 +1,11 @@
 //! The `agentfence` command line: `run` the vectors, serve the reference as
-//! a `port`, or `template` messages by hand or as JSON lines.
+//! a `port`, `template` messages by hand or as JSON lines, or `chat`:
+//! split prompt text into role messages.
 //!
 //! Exit status: 0 success, 1 a failing case or a bad input line, 2 a usage
 //! or load error (clap uses 2 for its own usage errors too).
 
+pub mod chat;
 mod run;
 pub mod template;
 
@@ -41,6 +43,8 @@ pub enum CliCommand {
     Port,
     /// Template an error message: prints {"kind", "template"} as JSON.
     Template(TemplateArgs),
+    /// Split prompt text into role messages, strictly or not (stdin in, JSON out).
+    Chat(chat::ChatArgs),
 }
 
 #[derive(Debug, Args)]
@@ -99,6 +103,7 @@ pub fn main() -> ExitCode {
             }
         }
         CliCommand::Template(args) => template::template_command(&args),
+        CliCommand::Chat(args) => chat::chat_command(&args),
     }
 }
 

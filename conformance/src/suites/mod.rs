@@ -4,6 +4,7 @@
 //! trait: adding a boundary (chat role markers, web sanitize) means one new
 //! module implementing it and one line in [`SuiteRegistry::standard`].
 
+pub mod chat;
 pub mod template;
 
 use std::borrow::Cow;
@@ -88,7 +89,7 @@ impl SuiteRegistry {
     /// Every suite this crate implements.
     pub fn standard() -> SuiteRegistry {
         SuiteRegistry {
-            suites: vec![Box::new(template::TemplateSuite)],
+            suites: vec![Box::new(template::TemplateSuite), Box::new(chat::ChatSuite)],
         }
     }
 

@@ -10,6 +10,7 @@ use smallvec::SmallVec;
 
 use super::vocabulary::Vocabulary;
 use super::{MAX_INPUT_CHARS, MAX_TEMPLATE_CHARS, PLACEHOLDERS, Placeholder};
+use crate::invisible::is_invisible_format;
 
 /// Punctuation that frames a token without being part of it. `…` is here so
 /// that a truncated template, whose last word carries it, is a fixed point.
@@ -106,15 +107,6 @@ fn is_separator(c: char) -> bool {
     c.is_whitespace() || c.is_control()
 }
 
-/// Invisible format characters: zero-width space and joiners, bidi marks
-/// and embeddings, word joiners, the BOM and the soft hyphen.
-fn is_invisible(c: char) -> bool {
-    matches!(
-        c,
-        '\u{AD}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}'
-    )
-}
-
 /// A line that shows nothing: whitespace, control and invisible format
 /// characters and colour codes only (a tool's colour reset before its
 /// message is not the message).
@@ -123,7 +115,7 @@ fn is_blank(line: &str) -> bool {
     while let Some(c) = chars.next() {
         if c == '\u{1b}' && chars.peek() == Some(&'[') {
             skip_csi(&mut chars);
-        } else if !is_separator(c) && !is_invisible(c) {
+        } else if !is_separator(c) && !is_invisible_format(c) {
             return false;
         }
     }
