@@ -1,8 +1,8 @@
 //! Chat role markers: our parse beside prompty 2.1.0's on the same rendered
 //! prompts (about 1 KB, 100 KB and 10 MB), non-strict and strict. The
-//! upstream side is measured only with `--features upstream`.
+//! upstream side is measured only with `--features upstream-prompty`.
 //!
-//! `cargo bench -p agentfence-benches --features upstream --bench chat`
+//! `cargo bench -p agentfence-benches --features upstream-prompty --bench chat`
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
@@ -21,7 +21,11 @@ fn rendered_prompt(size: usize) -> (String, Context) {
     let mut markers = 1;
     let mut turn = 0usize;
     while text.len() < size {
-        let role = if turn.is_multiple_of(2) { "user" } else { "assistant" };
+        let role = if turn.is_multiple_of(2) {
+            "user"
+        } else {
+            "assistant"
+        };
         text.push_str(&format!("{role}[nonce=\"{NONCE}\", turn={turn}]:\n"));
         markers += 1;
         for line in 0..6 {
@@ -57,7 +61,7 @@ fn chat(c: &mut Criterion) {
             &text,
             |b, text| b.iter(|| parse(std::hint::black_box(text), Some(&context))),
         );
-        #[cfg(feature = "upstream")]
+        #[cfg(feature = "upstream-prompty")]
         {
             use prompty::interfaces::Parser;
             group.bench_with_input(

@@ -3,7 +3,7 @@
 //! `core/tests/data/real_errors/`). The upstream side is measured only with
 //! `--features upstream`, which builds lean-ctx (slow).
 //!
-//! `cargo bench -p agentfence-benches --features upstream --bench template`
+//! `cargo bench -p agentfence-benches --features upstream-lean-ctx --bench template`
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
@@ -45,7 +45,7 @@ fn template(c: &mut Criterion) {
             }
         })
     });
-    #[cfg(feature = "upstream")]
+    #[cfg(feature = "upstream-lean-ctx")]
     group.bench_function("lean-ctx 3.12.0", |b| {
         b.iter(|| {
             for message in &messages {
