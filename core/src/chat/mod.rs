@@ -127,17 +127,65 @@ impl ChatError {
     }
 }
 
-/// Each line of `text` (split at `\n`) with its 1-based number and, apart,
-/// the one `\r` that a CRLF line ending leaves before the `\n`. A `\r` at
-/// the very end of the text has no `\n` after it and stays content.
-fn lines(text: &str) -> impl Iterator<Item = (usize, &str, &str)> {
-    let last = text.split('\n').count();
-    text.split('\n')
-        .enumerate()
-        .map(move |(index, line)| match line.strip_suffix('\r') {
-            Some(body) if index + 1 < last => (index + 1, body, "\r"),
-            _ => (index + 1, line, ""),
+/// One line of a text: its 1-based number, where it starts, and its body
+/// without the one `\r` that a CRLF line ending leaves before the `\n`. A
+/// `\r` at the very end of the text has no `\n` after it and stays content.
+struct Line<'a> {
+    number: usize,
+    start: usize,
+    body: &'a str,
+    crlf: bool,
+}
+
+/// The lines of a text, split at `\n` with `memchr`: every byte of a prompt
+/// passes here, so the split must run at memory speed.
+struct Lines<'a> {
+    text: &'a str,
+    at: usize,
+    number: usize,
+    done: bool,
+}
+
+fn lines(text: &str) -> Lines<'_> {
+    Lines {
+        text,
+        at: 0,
+        number: 0,
+        done: false,
+    }
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = Line<'a>;
+
+    fn next(&mut self) -> Option<Line<'a>> {
+        if self.done {
+            return None;
+        }
+        let start = self.at;
+        let rest = &self.text[start..];
+        self.number += 1;
+        let (body, crlf) = match memchr::memchr(b'\n', rest.as_bytes()) {
+            Some(end) => {
+                self.at = start + end + 1;
+                let line = &rest[..end];
+                match line.strip_suffix('\r') {
+                    Some(body) => (body, true),
+                    None => (line, false),
+                }
+            }
+            None => {
+                self.done = true;
+                (rest, false)
+            }
+        };
+        Some(Line {
+            number: self.number,
+            start,
+            body,
+            crlf,
         })
+    }
 }
 
 /// The text without a byte-order mark at its start: an artefact of how a
@@ -175,19 +223,48 @@ fn metadata(marker: &Marker<'_>) -> BTreeMap<String, Value> {
         .collect()
 }
 
-/// The message being collected: its role and metadata, and its lines.
-struct Pending<'a> {
+/// The message being collected: its role and metadata, and where its
+/// content lies in the text (a content region is one slice of the text, so
+/// it is copied once, at the end).
+struct Pending {
     role: Role,
     metadata: BTreeMap<String, Value>,
-    lines: Vec<&'a str>,
+    /// From the start of the first content line to the end of the last one.
+    span: Option<(usize, usize)>,
+    /// Whether a line of the span ended in `\r\n`, whose `\r` is dropped.
+    crlf: bool,
     /// The text before the first marker: kept only when it shows anything.
     preamble: bool,
 }
 
-impl Pending<'_> {
-    fn finish(self, messages: &mut Vec<Message>) {
-        let content = self.lines.join("\n");
-        let content = content.trim_matches('\n');
+impl Pending {
+    fn new(role: Role, metadata: BTreeMap<String, Value>, preamble: bool) -> Pending {
+        Pending {
+            role,
+            metadata,
+            span: None,
+            crlf: false,
+            preamble,
+        }
+    }
+
+    fn add(&mut self, line: &Line<'_>) {
+        let end = line.start + line.body.len();
+        self.span = Some(match self.span {
+            Some((start, _)) => (start, end),
+            None => (line.start, end),
+        });
+        self.crlf |= line.crlf;
+    }
+
+    fn finish(self, text: &str, messages: &mut Vec<Message>) {
+        let region = self.span.map_or("", |(start, end)| &text[start..end]);
+        let joined = if self.crlf {
+            std::borrow::Cow::Owned(region.replace("\r\n", "\n"))
+        } else {
+            std::borrow::Cow::Borrowed(region)
+        };
+        let content = joined.trim_matches('\n');
         let shows_nothing = || {
             content
                 .chars()
@@ -209,37 +286,27 @@ impl Pending<'_> {
 pub fn parse(rendered: &str, context: Option<&Context>) -> Result<Vec<Message>, ChatError> {
     let text = without_bom(rendered);
     let mut messages = Vec::new();
-    let mut pending = Pending {
-        role: Role::System,
-        metadata: BTreeMap::new(),
-        lines: Vec::new(),
-        preamble: true,
-    };
+    let mut pending = Pending::new(Role::System, BTreeMap::new(), true);
     let mut markers = 0;
-    for (number, line, _) in lines(text) {
-        match parse_marker(line) {
+    for line in lines(text) {
+        match parse_marker(line.body) {
             Some(marker) => {
                 if let Some(context) = context {
-                    check_nonce(&marker, &context.nonce, number)?;
+                    check_nonce(&marker, &context.nonce, line.number)?;
                 }
                 markers += 1;
-                let next = Pending {
-                    role: marker.role,
-                    metadata: metadata(&marker),
-                    lines: Vec::new(),
-                    preamble: false,
-                };
-                std::mem::replace(&mut pending, next).finish(&mut messages);
+                let next = Pending::new(marker.role, metadata(&marker), false);
+                std::mem::replace(&mut pending, next).finish(text, &mut messages);
             }
             None => {
-                if context.is_some() && reads_as_marker(line) {
-                    return Err(ChatError::NonceMismatch { line: number });
+                if context.is_some() && reads_as_marker(line.body) {
+                    return Err(ChatError::NonceMismatch { line: line.number });
                 }
-                pending.lines.push(line);
+                pending.add(&line);
             }
         }
     }
-    pending.finish(&mut messages);
+    pending.finish(text, &mut messages);
     if let Some(context) = context
         && markers != context.markers
     {
@@ -288,17 +355,18 @@ pub fn pre_render_with_nonce(template: &str, nonce: &str) -> Result<(String, Con
     }
     let mut out = String::with_capacity(template.len() + 32);
     let mut markers = 0;
-    for (number, line, cr) in lines(without_bom(template)) {
-        if number > 1 {
+    for line in lines(without_bom(template)) {
+        if line.number > 1 {
             out.push('\n');
         }
-        let Some(marker) = parse_marker(line) else {
-            out.push_str(line);
+        let cr = if line.crlf { "\r" } else { "" };
+        let Some(marker) = parse_marker(line.body) else {
+            out.push_str(line.body);
             out.push_str(cr);
             continue;
         };
         if marker.nonces().next().is_some() {
-            return Err(ChatError::ReservedAttribute { line: number });
+            return Err(ChatError::ReservedAttribute { line: line.number });
         }
         markers += 1;
         out.push_str(marker.role.as_str());

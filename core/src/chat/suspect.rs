@@ -85,10 +85,14 @@ fn fold_look_alike(c: char) -> char {
 /// Whether a content line (no `\n` in it) holds a segment that reads as a
 /// role marker.
 pub(crate) fn reads_as_marker(line: &str) -> bool {
-    // Cheap rejection: every such segment ends with a colon-like character
-    // before blanks, so a line without one cannot hold any.
-    if !line.contains(is_colon_like) {
-        return false;
+    // Fast path for the common line of printable ASCII and tabs: it has no
+    // other line break, look-alike or invisible character, so it can read
+    // as a marker only if it ends with `:`.
+    let plain = line
+        .bytes()
+        .all(|b| (0x20..0x7f).contains(&b) || b == b'\t');
+    if plain {
+        return line.trim_end_matches([' ', '\t']).ends_with(':') && segment_reads_as_marker(line);
     }
     line.split(is_other_line_break).any(segment_reads_as_marker)
 }
