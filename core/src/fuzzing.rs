@@ -6,13 +6,22 @@
 //! committed file under `corpus/`, so the corpus is a regression suite on
 //! stable Rust too.
 
+use std::collections::BTreeMap;
+
+use arbitrary::Unstructured;
+
+use crate::chat::{self, ChatError, Context, Message, NONCE_KEY, Role};
 use crate::template::{Scrubber, check_contract};
 
 /// A harness: takes the fuzzer's bytes, panics on a broken guarantee.
 pub type Harness = fn(&[u8]);
 
 /// Every fuzz target by name; the name is also its folder under `corpus/`.
-pub const TARGETS: &[(&str, Harness)] = &[("template", template)];
+pub const TARGETS: &[(&str, Harness)] = &[
+    ("template", template),
+    ("chat_parse", chat_parse),
+    ("chat_strict", chat_strict),
+];
 
 /// The harness of the target called `name`.
 pub fn harness(name: &str) -> Option<Harness> {
@@ -32,5 +41,743 @@ pub fn template(data: &[u8]) {
         && let Err(violation) = check_contract(template, &scrubber)
     {
         panic!("template {template:?} of {message:?} breaks the contract: {violation}");
+    }
+}
+
+/// The kinds `chat::parse` may return.
+const PARSE_KINDS: [&str; 3] = ["nonce_mismatch", "duplicate_nonce", "marker_count_mismatch"];
+
+/// Whether the non-strict parser reads `raw` (one line of a text, a `\r`
+/// before its `\n` included; `last` when no `\n` follows it) as a marker.
+fn is_marker_line(raw: &str, last: bool) -> bool {
+    let probe = format!("x\n{raw}{}", if last { "" } else { "\n" });
+    chat::parse(&probe, None).is_ok_and(|messages| messages.len() == 2)
+}
+
+/// Chat parsing on raw bytes: `[count][nonce…] 0x00 [text…]`, read as
+/// UTF-8 lossily; without a `0x00` all bytes are the text, the nonce is
+/// `n1` and the count 0.
+///
+/// - the non-strict parse never fails, trims the newlines at the edges of
+///   every content and never puts a `nonce` key in the metadata;
+/// - the strict parse (any nonce, any marker count) returns one of its
+///   documented error kinds, or the very messages of the non-strict parse;
+/// - pre-rendering the text itself as a template fails only with
+///   `invalid_nonce` or `reserved_attribute`; the strict parse of the
+///   result either gives the non-strict messages of the text, or refuses
+///   with `nonce_mismatch` a line that the non-strict parser did not read
+///   as a marker (an author's marker is never refused).
+pub fn chat_parse(data: &[u8]) {
+    let (head, body) = match data.iter().position(|&b| b == 0) {
+        Some(at) => (&data[..at], &data[at + 1..]),
+        None => (&[][..], data),
+    };
+    let text = String::from_utf8_lossy(body);
+    let (markers, nonce) = match head.split_first() {
+        Some((&count, nonce)) => (
+            usize::from(count % 16),
+            String::from_utf8_lossy(nonce).into_owned(),
+        ),
+        None => (0, "n1".to_string()),
+    };
+
+    let plain = chat::parse(&text, None)
+        .unwrap_or_else(|error| panic!("non-strict parse of {text:?} failed: {error}"));
+    for message in &plain {
+        assert!(
+            !message.content.starts_with('\n') && !message.content.ends_with('\n'),
+            "untrimmed content {message:?} of {text:?}"
+        );
+        assert!(
+            !message.metadata.contains_key(NONCE_KEY),
+            "nonce in the metadata {message:?} of {text:?}"
+        );
+    }
+
+    let context = Context {
+        nonce: nonce.clone(),
+        markers,
+    };
+    match chat::parse(&text, Some(&context)) {
+        Ok(strict) => assert_eq!(
+            strict, plain,
+            "strict and non-strict differ on {text:?} ({context:?})"
+        ),
+        Err(error) => assert!(
+            PARSE_KINDS.contains(&error.kind()),
+            "undocumented kind {error:?} for {text:?}"
+        ),
+    }
+
+    match chat::pre_render_with_nonce(&text, &nonce) {
+        Err(error) => assert!(
+            matches!(error.kind(), "invalid_nonce" | "reserved_attribute"),
+            "pre-render of {text:?} failed with {error:?}"
+        ),
+        Ok((prepared, context)) => match chat::parse(&prepared, Some(&context)) {
+            Ok(strict) => assert_eq!(
+                strict, plain,
+                "strict parse of the pre-rendered {text:?} differs from the non-strict one"
+            ),
+            Err(ChatError::NonceMismatch { line }) => {
+                let body = text.strip_prefix('\u{feff}').unwrap_or(&text);
+                let lines: Vec<&str> = body.split('\n').collect();
+                let raw = lines.get(line - 1).copied().unwrap_or_else(|| {
+                    panic!("nonce_mismatch at line {line} of {text:?}, which has no such line")
+                });
+                assert!(
+                    !is_marker_line(raw, line == lines.len()),
+                    "the author's own marker {raw:?} (line {line} of {text:?}) was refused"
+                );
+            }
+            Err(error) => panic!("strict parse of the pre-rendered {text:?} failed: {error:?}"),
+        },
+    }
+}
+
+/// Chat strict mode on a structured case: a template of author markers (in
+/// every spelling the grammar allows) and content lines with placeholders,
+/// clean values, a nonce (coercion traps, hex as `generate_nonce` draws
+/// it, digits, `…e…`, any valid one), and at times one value carrying a forged role-marker line (any
+/// case, blanks, `#`, attribute blocks with wrong or duplicate nonces,
+/// look-alike letters and colons, invisible characters, Unicode blanks,
+/// behind any line break).
+///
+/// - a forged line always fails the strict flow: `duplicate_nonce` when it
+///   is a marker of the grammar on a line of its own with two or more
+///   `nonce` attributes, `nonce_mismatch` otherwise;
+/// - a clean case always succeeds, with the messages a non-strict parse of
+///   the plainly rendered template gives, and with the author's roles and
+///   metadata (as a non-strict parse of the template's markers reads them).
+pub fn chat_strict(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    let Ok(case) = strict_case::StrictCase::build(&mut u) else {
+        return;
+    };
+    case.check();
+}
+
+/// The grammar `chat_strict` builds its cases from.
+mod strict_case {
+    use super::*;
+
+    type Result<T> = arbitrary::Result<T>;
+
+    const BLANKS: &[&str] = &["", " ", "\t", "  ", " \t"];
+    const HASHES: &[&str] = &["", "#", "# ", "#\t"];
+    const KEYS: &[&str] = &[
+        "name", "id", "x", "_", "A1", "NONCE", "Nonce", "nonce_", "n0nce",
+    ];
+    const QUOTED: &[&str] = &[
+        "Alice",
+        "A, B",
+        "a]b",
+        "x: y",
+        "]:",
+        "日本語",
+        "",
+        " padded ",
+        "a\u{2028}b",
+        "0123",
+        "1e5",
+        "true",
+        "inf",
+        "user:",
+    ];
+    const UNQUOTED: &[&str] = &[
+        "Bob", "7", "-3", "1.5", "TRUE", "x y", "", "inf", "a:b", "ü",
+    ];
+    const START: &[&str] = &[
+        "Note",
+        "the",
+        "Hello",
+        "Q",
+        "x",
+        "日本語",
+        "Привет",
+        "🙂",
+        "Ｎote",
+        "key",
+        "nonce",
+        "1.",
+        "-",
+        ">",
+        "users",
+        "systemic",
+        "ſome",
+        "0123456789012345",
+        "[nonce=\"abc\"]",
+    ];
+    const TAIL: &[&str] = &[
+        "user",
+        "system:",
+        "ASSISTANT",
+        ":",
+        "::",
+        "[",
+        "]",
+        "=",
+        "\"",
+        ",",
+        "nonce=\"x\"",
+        "1234e56789012345",
+        "ſ",
+        "ｆｕｌｌ",
+        "a\u{200d}b",
+        "\u{a0}",
+        "#",
+        "user: hello",
+        "ѕ",
+    ];
+    const ENDS: &[&str] = &["", ":", " :", ".", "?", "：", "∶"];
+    const SPOKEN: &[&str] = &["hello", "hi there", "日本語", "42", "ok:", "[x]:"];
+    const BRACES: &[&str] = &["{{a}}", "{{ b }}", "}}", "{{"];
+    const TEXTS: &[&str] = &[
+        "Question: ",
+        "Answer:",
+        " and ",
+        "Note: ",
+        "«",
+        "日本語: ",
+        " (end)",
+        "?",
+    ];
+    const VARS: &[&str] = &["a", "b", "q.x"];
+    const SPELLINGS: &[&str] = &["{{N}}", "{{ N }}", "{{\tN}}"];
+    const VALUE_BREAKS: &[&str] = &[
+        "\n", "\r\n", "\n\n", "\u{2028}", "\u{2029}", "\r", "\u{85}", "\u{b}", "\u{c}",
+    ];
+    const OTHER_BREAKS: &[&str] = &[
+        "\r", "\u{2028}", "\u{2029}", "\u{85}", "\u{b}", "\u{c}", "\u{1c}", "\u{1d}", "\u{1e}",
+    ];
+    const INVISIBLES: &[&str] = &[
+        "\u{200b}",
+        "\u{200c}",
+        "\u{200d}",
+        "\u{2060}",
+        "\u{feff}",
+        "\u{ad}",
+        "\u{e0020}",
+    ];
+    const NONCES: &[&str] = &[
+        "0123456789012345",
+        "1234e56789012345",
+        "0000000000000000",
+        "1e999",
+        "9223372036854775808",
+        "inf",
+        "true",
+        "00",
+        "-1",
+        "n1",
+    ];
+    const EVIL: &str = "evil";
+
+    fn pick<'a>(u: &mut Unstructured<'_>, items: &[&'a str]) -> Result<&'a str> {
+        u.choose(items).copied()
+    }
+
+    fn ascii_case(word: &str, mask: u32) -> String {
+        word.chars()
+            .enumerate()
+            .map(|(i, c)| {
+                if mask >> (i % 32) & 1 == 1 {
+                    c.to_ascii_uppercase()
+                } else {
+                    c
+                }
+            })
+            .collect()
+    }
+
+    fn spelled_role(u: &mut Unstructured<'_>) -> Result<(Role, String)> {
+        let role = *u.choose(&Role::ALL)?;
+        Ok((role, ascii_case(role.as_str(), u.arbitrary()?)))
+    }
+
+    fn map_letters(word: &str, lower: u32, upper: u32) -> String {
+        word.chars()
+            .map(|c| {
+                let base = if c.is_ascii_lowercase() { lower } else { upper };
+                char::from_u32(base + u32::from(c.to_ascii_lowercase()) - u32::from('a'))
+                    .unwrap_or(c)
+            })
+            .collect()
+    }
+
+    /// A role name some reader takes for the role, outside the grammar.
+    fn look_alike_role(u: &mut Unstructured<'_>) -> Result<String> {
+        let (role, word) = spelled_role(u)?;
+        let plain = role.as_str();
+        Ok(match u.int_in_range(0..=7)? {
+            0 => word.replace(['s', 'S'], "ſ"),
+            1 => word.replacen(['s', 'S'], "ſ", 1),
+            2 => map_letters(&word, 0xFF41, 0xFF21),
+            3 => map_letters(&word, 0x1D41A, 0x1D400),
+            4 => {
+                let at = 1 + usize::from(u.arbitrary::<u8>()?) % (word.len() - 1);
+                format!("{}{}{}", &word[..at], pick(u, INVISIBLES)?, &word[at..])
+            }
+            5 => format!("\u{feff}{word}"),
+            6 => plain.replace('e', "е").replace('s', "ѕ").replace('a', "а"),
+            _ => plain.replace('t', "τ").replace('u', "υ").replace('i', "ı"),
+        })
+    }
+
+    fn block(attrs: &[String], u: &mut Unstructured<'_>) -> Result<String> {
+        let inner = pick(u, BLANKS)?;
+        let around = pick(u, BLANKS)?;
+        let mut out = format!("[{around}{}", attrs.join(&format!("{inner},{inner}")));
+        if !attrs.is_empty() && u.arbitrary()? {
+            out.push_str(inner);
+            out.push(',');
+        }
+        out.push_str(around);
+        out.push(']');
+        Ok(out)
+    }
+
+    /// `key=value` with any spacing, quoted or not.
+    fn author_attr(u: &mut Unstructured<'_>) -> Result<String> {
+        let key = pick(u, KEYS)?;
+        let (l, r) = (pick(u, BLANKS)?, pick(u, BLANKS)?);
+        let value = if u.arbitrary()? {
+            format!("\"{}\"", pick(u, QUOTED)?)
+        } else {
+            format!(
+                "{}{}{}",
+                pick(u, BLANKS)?,
+                pick(u, UNQUOTED)?,
+                pick(u, BLANKS)?
+            )
+        };
+        Ok(format!("{key}{l}={r}{value}"))
+    }
+
+    fn author_marker(u: &mut Unstructured<'_>) -> Result<(String, Role)> {
+        let lead = pick(u, BLANKS)?;
+        let hash = pick(u, HASHES)?;
+        let (role, name) = spelled_role(u)?;
+        let block = if u.arbitrary()? {
+            let count = u.int_in_range(0..=3)?;
+            let attrs = (0..count)
+                .map(|_| author_attr(u))
+                .collect::<Result<Vec<_>>>()?;
+            block(&attrs, u)?
+        } else {
+            String::new()
+        };
+        let (before, after) = (pick(u, BLANKS)?, pick(u, BLANKS)?);
+        Ok((format!("{lead}{hash}{name}{block}{before}:{after}"), role))
+    }
+
+    /// One line, no line break, that no reader takes for a marker.
+    fn clean_line(u: &mut Unstructured<'_>) -> Result<String> {
+        Ok(match u.int_in_range(0..=4)? {
+            0 => {
+                let mut line = format!("{}{}", pick(u, &["", " ", "# "])?, pick(u, START)?);
+                for _ in 0..u.int_in_range(0..=4)? {
+                    line.push_str(pick(u, &[" ", "", ", ", "\t"])?);
+                    line.push_str(pick(u, TAIL)?);
+                }
+                line.push_str(pick(u, ENDS)?);
+                line
+            }
+            1 => {
+                let name = if u.arbitrary()? {
+                    spelled_role(u)?.1
+                } else {
+                    look_alike_role(u)?
+                };
+                format!("{name}{}: {}", pick(u, &["", " "])?, pick(u, SPOKEN)?)
+            }
+            2 => pick(u, &["", " ", "\t", "\u{a0}"])?.to_string(),
+            3 => format!("{}: {}", pick(u, KEYS)?, pick(u, SPOKEN)?),
+            _ => {
+                // Free text after a word that is no role: no break of any
+                // kind (a new segment could start with a role) and no
+                // braces (a template would read a placeholder).
+                let free: &str = u.arbitrary()?;
+                let free: String = free
+                    .chars()
+                    .filter(|c| {
+                        !matches!(
+                            c,
+                            '\n' | '\r' | '\u{b}' | '\u{c}' | '\u{1c}'
+                                ..='\u{1e}' | '\u{85}' | '\u{2028}' | '\u{2029}' | '{' | '}'
+                        )
+                    })
+                    .take(24)
+                    .collect();
+                format!("{} {free}", pick(u, START)?)
+            }
+        })
+    }
+
+    fn clean_value(u: &mut Unstructured<'_>) -> Result<String> {
+        let mut value = pick(u, &["", "", "\n", "\r\n"])?.to_string();
+        let count = u.int_in_range(1..=4)?;
+        for i in 0..count {
+            if u.ratio(1, 6)? {
+                value.push_str(pick(u, BRACES)?);
+                value.push(' ');
+            }
+            value.push_str(&clean_line(u)?);
+            if i + 1 < count {
+                value.push_str(pick(u, VALUE_BREAKS)?);
+            }
+        }
+        value.push_str(pick(u, &["", "", "\n", "\r\n"])?);
+        Ok(value)
+    }
+
+    fn nonce(u: &mut Unstructured<'_>) -> Result<String> {
+        Ok(match u.int_in_range(0..=5)? {
+            0 => pick(u, NONCES)?.to_string(),
+            1 => format!("{:016x}", u.arbitrary::<u64>()?),
+            2 => format!("{:016}", u.arbitrary::<u64>()? % 10_000_000_000_000_000),
+            3 => format!(
+                "{}e{}",
+                u.int_in_range(0..=99_999_999u32)?,
+                u.int_in_range(0..=99_999_999u32)?
+            ),
+            4 => format!(
+                "{:07x}e{:08x}",
+                u.int_in_range(0..=0xfff_ffffu32)?,
+                u.arbitrary::<u32>()?
+            ),
+            _ => {
+                const ALPHABET: &[u8] = b"0123456789abcdefABCDEFxyzXYZ-_eE";
+                let len = u.int_in_range(1..=64)?;
+                (0..len)
+                    .map(|_| u.choose(ALPHABET).map(|&b| char::from(b)))
+                    .collect::<Result<String>>()?
+            }
+        })
+    }
+
+    /// A forged line: its text, whether every part is in the grammar, and
+    /// how many exact `nonce` attributes it has.
+    pub(super) struct Forged {
+        text: String,
+        grammar: bool,
+        nonces: usize,
+    }
+
+    fn part(u: &mut Unstructured<'_>, grammar: &[&str], other: &[&str]) -> Result<(String, bool)> {
+        Ok(if u.ratio(3, 4)? {
+            (pick(u, grammar)?.to_string(), true)
+        } else {
+            (pick(u, other)?.to_string(), false)
+        })
+    }
+
+    /// A nonce attribute value that is not `nonce` as the parser reads it.
+    fn wrong_nonce(u: &mut Unstructured<'_>, nonce: &str) -> Result<String> {
+        let value = match u.int_in_range(0..=4)? {
+            0 => nonce.to_ascii_uppercase(),
+            1 => format!("0{nonce}"),
+            2 => nonce[..nonce.len() - 1].to_string(),
+            3 => format!("{:016x}", u.arbitrary::<u64>()?),
+            _ => pick(
+                u,
+                &["0123456789012345", "1234e56789012345", "1.234e59", "", "n1"],
+            )?
+            .to_string(),
+        };
+        Ok(if value == nonce {
+            format!("{nonce}x")
+        } else {
+            value
+        })
+    }
+
+    fn forged(u: &mut Unstructured<'_>, nonce: &str) -> Result<Forged> {
+        let lead = part(u, BLANKS, &["\u{a0}", "\u{3000}", "\u{feff}", "\u{200b}"])?;
+        let hash = part(u, HASHES, &["##", "# #", "＃", "#\u{200b}"])?;
+        let role = if u.ratio(3, 5)? {
+            (spelled_role(u)?.1, true)
+        } else {
+            (look_alike_role(u)?, false)
+        };
+        let (block, block_ok, nonces) = match u.int_in_range(0..=6)? {
+            0 | 1 => (String::new(), true, 0),
+            2..=5 => {
+                let mut attrs = Vec::new();
+                let mut nonces = 0;
+                for _ in 0..u.int_in_range(0..=3)? {
+                    match u.int_in_range(0..=3)? {
+                        0 | 1 => {
+                            let value = wrong_nonce(u, nonce)?;
+                            let (l, r) = (pick(u, BLANKS)?, pick(u, BLANKS)?);
+                            attrs.push(if u.arbitrary()? {
+                                format!("nonce{l}={r}\"{value}\"")
+                            } else {
+                                format!("nonce{l}={r}{value}")
+                            });
+                            nonces += 1;
+                        }
+                        2 => attrs.push(author_attr(u)?),
+                        _ => attrs.push(format!(
+                            "{}=\"{}\"",
+                            pick(u, KEYS)?,
+                            pick(u, &["a\u{2028}b", "x\ry", "\u{85}", "p\u{b}q"])?
+                        )),
+                    }
+                }
+                (block(&attrs, u)?, true, nonces)
+            }
+            _ => (
+                pick(
+                    u,
+                    &[
+                        "[a=b\"c]",
+                        "[x]",
+                        "[a b=c]",
+                        "[=x]",
+                        "[nonce=\"x\"][y=z]",
+                        " [a=1]",
+                    ],
+                )?
+                .to_string(),
+                false,
+                0,
+            ),
+        };
+        let before = part(
+            u,
+            BLANKS,
+            &[
+                "\u{a0}", "\u{3000}", "\u{200b}", "\u{2028}", "\u{85}", "\u{b}", "\u{c}", "\r",
+            ],
+        )?;
+        let colon = part(u, &[":"], &["：", "﹕", "︓", "∶", "꞉"])?;
+        let after = part(u, BLANKS, &["\u{a0}", "\u{200b}", "\u{3000}"])?;
+        Ok(Forged {
+            text: format!(
+                "{}{}{}{block}{}{}{}",
+                lead.0, hash.0, role.0, before.0, colon.0, after.0
+            ),
+            grammar: lead.1 && hash.1 && role.1 && block_ok && before.1 && colon.1 && after.1,
+            nonces,
+        })
+    }
+
+    enum Line {
+        Marker(String),
+        Content(String),
+    }
+
+    pub(super) struct StrictCase {
+        bom: bool,
+        lines: Vec<(Line, &'static str)>,
+        values: BTreeMap<String, String>,
+        nonce: String,
+        forged: Option<(Forged, &'static str)>,
+    }
+
+    impl StrictCase {
+        pub(super) fn build(u: &mut Unstructured<'_>) -> Result<StrictCase> {
+            let nonce = nonce(u)?;
+            let bom = u.ratio(1, 10)?;
+            let mut lines = Vec::new();
+            for _ in 0..u.int_in_range(0..=8)? {
+                let line = if u.ratio(2, 5)? {
+                    Line::Marker(author_marker(u)?.0)
+                } else if u.arbitrary()? {
+                    Line::Content(clean_line(u)?)
+                } else {
+                    let mut line = String::new();
+                    if u.arbitrary()? {
+                        line.push_str(pick(u, TEXTS)?);
+                    }
+                    for _ in 0..u.int_in_range(1..=2)? {
+                        line.push_str(&pick(u, SPELLINGS)?.replace('N', pick(u, VARS)?));
+                        if u.arbitrary()? {
+                            line.push_str(pick(u, TEXTS)?);
+                        }
+                    }
+                    Line::Content(line)
+                };
+                lines.push((line, pick(u, &["\n", "\n", "\r\n"])?));
+            }
+            if let Some((_, ending)) = lines.last_mut() {
+                *ending = pick(u, &["", "\n", "\r\n"])?;
+            }
+            let mut values = BTreeMap::new();
+            for var in VARS {
+                values.insert(var.to_string(), clean_value(u)?);
+            }
+            let forged = if u.arbitrary()? {
+                Some(Self::plant(u, &nonce, &mut lines, &mut values)?)
+            } else {
+                None
+            };
+            Ok(StrictCase {
+                bom,
+                lines,
+                values,
+                nonce,
+                forged,
+            })
+        }
+
+        /// Puts `{{evil}}` on a new line and a forged line into its value;
+        /// returns the forged line and the kind of error it must cause.
+        fn plant(
+            u: &mut Unstructured<'_>,
+            nonce: &str,
+            lines: &mut Vec<(Line, &'static str)>,
+            values: &mut BTreeMap<String, String>,
+        ) -> Result<(Forged, &'static str)> {
+            let forged = forged(u, nonce)?;
+            let at = u.int_in_range(0..=lines.len())?;
+            let inline = u.arbitrary()?;
+            let mut before = match u.int_in_range(0..=5)? {
+                0 => "",
+                1 | 2 => pick(u, &["\n", "\r\n"])?,
+                _ => pick(u, OTHER_BREAKS)?,
+            };
+            let mut after = match u.int_in_range(0..=5)? {
+                0 => "",
+                1 | 2 => pick(u, &["\n", "\r\n"])?,
+                _ => pick(u, OTHER_BREAKS)?,
+            };
+            let mut pre = clean_value(u)?;
+            let mut post = clean_value(u)?;
+            // The line starts after a break or at the start of its own line
+            // (not at the start of the text, where a BOM would be dropped).
+            if before.is_empty() {
+                if inline || at == 0 {
+                    before = "\n";
+                } else {
+                    pre.clear();
+                }
+            }
+            // It ends at a break or at the end of its own line; a break
+            // other than `\n` is followed by visible text.
+            if after.is_empty() {
+                if inline {
+                    after = "\n";
+                } else {
+                    post.clear();
+                }
+            } else if !matches!(after, "\n" | "\r\n") {
+                post.insert(0, 'x');
+            }
+            // A break inside the forged text (`system\u{2028}:`) is blank
+            // only to a reader that does not split on it, so the text must
+            // be split off where every reader splits: at `\n`.
+            if forged
+                .text
+                .chars()
+                .any(|c| OTHER_BREAKS.iter().any(|b| b.starts_with(c)))
+            {
+                if !before.is_empty() {
+                    before = "\n";
+                }
+                if !after.is_empty() {
+                    after = "\n";
+                }
+            }
+            let whole_line =
+                matches!(before, "" | "\n" | "\r\n") && matches!(after, "" | "\n" | "\r\n");
+            let expected = if whole_line && forged.grammar && forged.nonces >= 2 {
+                "duplicate_nonce"
+            } else {
+                "nonce_mismatch"
+            };
+            values.insert(
+                EVIL.to_string(),
+                format!("{pre}{before}{}{after}{post}", forged.text),
+            );
+            let placeholder = format!("{{{{{EVIL}}}}}");
+            let line = if inline {
+                format!("{}{placeholder}{}", pick(u, TEXTS)?, pick(u, TEXTS)?)
+            } else {
+                placeholder
+            };
+            let last = at == lines.len();
+            if last
+                && let Some((_, ending)) = lines.last_mut()
+                && ending.is_empty()
+            {
+                *ending = "\n";
+            }
+            lines.insert(at, (Line::Content(line), if last { "" } else { "\n" }));
+            Ok((forged, expected))
+        }
+
+        fn template(&self) -> String {
+            let mut out = String::from(if self.bom { "\u{feff}" } else { "" });
+            for (line, ending) in &self.lines {
+                match line {
+                    Line::Marker(text) | Line::Content(text) => out.push_str(text),
+                }
+                out.push_str(ending);
+            }
+            out
+        }
+
+        fn markers(&self) -> String {
+            let markers: Vec<&str> = self
+                .lines
+                .iter()
+                .filter_map(|(line, _)| match line {
+                    Line::Marker(text) => Some(text.as_str()),
+                    Line::Content(_) => None,
+                })
+                .collect();
+            markers.join("\n")
+        }
+
+        pub(super) fn check(&self) {
+            let template = self.template();
+            let result = chat::render_strict(&template, &self.values, &self.nonce);
+            let case = format!(
+                "\ntemplate: {template:?}\nvalues:   {:?}\nnonce:    {:?}",
+                self.values, self.nonce
+            );
+            if let Some((forged, expected)) = &self.forged {
+                let kind = result.as_ref().err().map(ChatError::kind);
+                assert_eq!(
+                    kind,
+                    Some(*expected),
+                    "forged line {:?} (grammar: {}, nonce attributes: {}) gave {result:?}{case}",
+                    forged.text,
+                    forged.grammar,
+                    forged.nonces
+                );
+                return;
+            }
+            let messages = result.unwrap_or_else(|error| {
+                panic!("clean case rejected ({}): {error}{case}", error.kind())
+            });
+            let rendered = chat::render(&template, &self.values)
+                .unwrap_or_else(|error| panic!("plain render failed: {error}{case}"));
+            let plain = chat::parse(&rendered, None).expect("non-strict never fails");
+            assert_eq!(messages, plain, "strict and non-strict differ{case}");
+            let authored = chat::parse(&self.markers(), None).expect("non-strict never fails");
+            let preamble = messages.len().checked_sub(authored.len());
+            assert!(
+                matches!(preamble, Some(0 | 1)),
+                "{} messages for {} markers{case}",
+                messages.len(),
+                authored.len()
+            );
+            let ours: Vec<(Role, &BTreeMap<String, serde_json::Value>)> = messages
+                [messages.len() - authored.len()..]
+                .iter()
+                .map(|m: &Message| (m.role, &m.metadata))
+                .collect();
+            let theirs: Vec<_> = authored.iter().map(|m| (m.role, &m.metadata)).collect();
+            assert_eq!(ours, theirs, "not the author's roles and metadata{case}");
+            for message in &messages {
+                assert!(
+                    !message.metadata.contains_key(NONCE_KEY),
+                    "nonce in the metadata {message:?}{case}"
+                );
+            }
+        }
     }
 }

@@ -10,7 +10,7 @@
 //! [`fuzzing`] module holds the fuzz harness bodies, so that a fuzz target
 //! is one line and `cargo test` replays the committed corpus on stable Rust.
 
+mod char_class;
 pub mod chat;
 pub mod fuzzing;
-mod invisible;
 pub mod template;

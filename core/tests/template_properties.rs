@@ -29,8 +29,8 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use agentfence::template::{
-    FailureKind, MAX_INPUT_CHARS, MAX_TEMPLATE_CHARS, PLACEHOLDERS, SAFE_PUNCTUATION, Scrubber,
-    Vocabulary, check_contract, classify, message_template,
+    FailureKind, KNOWN_IDENTIFIERS, MAX_INPUT_CHARS, MAX_TEMPLATE_CHARS, PLACEHOLDERS,
+    SAFE_PUNCTUATION, Scrubber, Vocabulary, check_contract, classify, message_template,
 };
 use proptest::prelude::*;
 use proptest::sample::{select, subsequence};
@@ -89,30 +89,6 @@ fn join(parts: Vec<(Case, String)>) -> Case {
     }
     case
 }
-
-/// The seed's parameter names, which a template may keep verbatim.
-const KNOWN_IDENTIFIERS: &[&str] = &[
-    "old_string",
-    "new_string",
-    "replace_all",
-    "file_path",
-    "start_line",
-    "end_line",
-    "max_results",
-    "dry_run",
-    "old_text",
-    "new_text",
-    "replace_unique",
-    "set_line",
-    "replace_lines",
-    "insert_after",
-    "replace_symbol",
-    "timeout_ms",
-    "run_in_background",
-    "job_id",
-    "doc_id",
-    "if_version",
-];
 
 /// Punctuation that frames a word of a template without being part of it.
 const EDGE: &str = "()[]{},;:.!?<>…";

@@ -15,7 +15,7 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
-use super::{EXIT_FAILURE, EXIT_USAGE};
+use super::{EXIT_FAILURE, EXIT_USAGE, json_type};
 use crate::suites::chat::{messages_json, pre_render_json};
 use agentfence::chat::{self, ChatError, Context};
 
@@ -190,15 +190,4 @@ fn read_vars(path: &Path) -> Result<BTreeMap<String, String>, BadInput> {
         }
     }
     Ok(values)
-}
-
-fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
 }

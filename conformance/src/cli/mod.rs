@@ -125,3 +125,16 @@ mod tests {
         Cli::command().debug_assert();
     }
 }
+
+/// The JSON type of a value, as an error message names it.
+fn json_type(value: &serde_json::Value) -> &'static str {
+    use serde_json::Value;
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}

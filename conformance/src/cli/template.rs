@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 use serde_json::{Value, json};
 
-use super::{EXIT_FAILURE, TemplateArgs};
+use super::{EXIT_FAILURE, TemplateArgs, json_type};
 use agentfence::template::Scrubber;
 
 /// Why an input line got no template.
@@ -112,17 +112,6 @@ fn parse_line(line: &[u8]) -> Result<String, (BadLineKind, String)> {
             format!("a JSON {} where a string was expected", json_type(&other)),
         )),
         Err(error) => Err((BadLineKind::InvalidJson, format!("not JSON: {error}"))),
-    }
-}
-
-fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
     }
 }
 

@@ -34,7 +34,7 @@ use thiserror::Error;
 
 pub use render::render;
 
-use crate::invisible::is_invisible_format;
+use crate::char_class::is_invisible_format;
 use marker::{Marker, parse_marker};
 use suspect::reads_as_marker;
 
@@ -355,7 +355,11 @@ pub fn pre_render_with_nonce(template: &str, nonce: &str) -> Result<(String, Con
     }
     let mut out = String::with_capacity(template.len() + 32);
     let mut markers = 0;
-    for line in lines(without_bom(template)) {
+    // A BOM stays where it was: the strict parse drops it as the non-strict
+    // parse of the plain render does, so both read the same text.
+    let body = without_bom(template);
+    out.push_str(&template[..template.len() - body.len()]);
+    for line in lines(body) {
         if line.number > 1 {
             out.push('\n');
         }
@@ -401,16 +405,18 @@ pub fn render_strict(
     parse(&rendered, Some(&context))
 }
 
+/// Template values from pairs, for the unit tests of this module's parts.
+#[cfg(test)]
+pub(crate) fn values(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn values(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
-        pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
-    }
 
     #[test]
     fn preamble_is_system_and_roles_are_lowercase() {
@@ -440,7 +446,7 @@ mod tests {
     #[test]
     fn bom_before_the_template_does_not_hide_its_first_marker() {
         let (prepared, context) = pre_render_with_nonce("\u{feff}user:\nhi", "n1").expect("valid");
-        assert_eq!(prepared, "user[nonce=\"n1\"]:\nhi");
+        assert_eq!(prepared, "\u{feff}user[nonce=\"n1\"]:\nhi");
         assert_eq!(context.markers, 1);
     }
 

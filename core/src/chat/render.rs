@@ -23,37 +23,47 @@ pub fn render(template: &str, values: &BTreeMap<String, String>) -> Result<Strin
     let mut out = String::with_capacity(template.len());
     let mut rest = template;
     while let Some(open) = rest.find("{{") {
-        let after = &rest[open + 2..];
-        let Some(close) = after.find("}}") else {
-            break;
-        };
-        let name = after[..close].trim_matches([' ', '\t']);
-        if !is_name(name) {
-            out.push_str(&rest[..open + 2]);
-            rest = after;
-            continue;
-        }
-        let value = values.get(name).ok_or_else(|| ChatError::UnknownVariable {
-            name: name.to_string(),
-        })?;
         out.push_str(&rest[..open]);
-        out.push_str(value);
-        rest = &after[close + 2..];
+        let after = &rest[open + 2..];
+        // The name is read right after `{{`, never searched for: a
+        // template of many stray `{{` stays linear.
+        match placeholder(after) {
+            Some((name, consumed)) => {
+                let value = values.get(name).ok_or_else(|| ChatError::UnknownVariable {
+                    name: name.to_string(),
+                })?;
+                out.push_str(value);
+                rest = &after[consumed..];
+            }
+            None => {
+                out.push_str("{{");
+                rest = after;
+            }
+        }
     }
     out.push_str(rest);
     Ok(out)
 }
 
+/// `name }}` at the start of `text`, with blanks allowed around the name:
+/// the name and the bytes it takes through the `}}`.
+fn placeholder(text: &str) -> Option<(&str, usize)> {
+    let blank = |b: u8| b == b' ' || b == b'\t';
+    let bytes = text.as_bytes();
+    let start = bytes.iter().position(|&b| !blank(b))?;
+    let length = bytes[start..]
+        .iter()
+        .position(|&b| !(b.is_ascii_alphanumeric() || b == b'_' || b == b'.'))
+        .unwrap_or(bytes.len() - start);
+    let name = &text[start..start + length];
+    let close = start + length + bytes[start + length..].iter().position(|&b| !blank(b))?;
+    (is_name(name) && text[close..].starts_with("}}")).then_some((name, close + 2))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn values(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
-        pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
-    }
+    use crate::chat::values;
 
     #[test]
     fn placeholders_are_replaced_verbatim_once() {
@@ -68,6 +78,16 @@ mod tests {
     fn malformed_braces_stay_text() {
         let rendered = render("{{ }} {{a b}} {{x", &values(&[]));
         assert_eq!(rendered.as_deref(), Ok("{{ }} {{a b}} {{x"));
+    }
+
+    #[test]
+    fn stray_braces_take_linear_time() {
+        // Each stray `{{` used to search again for the same `}}`.
+        let template = format!("{}}}}}", "{{".repeat(200_000));
+        let started = std::time::Instant::now();
+        let rendered = render(&template, &values(&[]));
+        assert_eq!(rendered.as_deref(), Ok(template.as_str()));
+        assert!(started.elapsed() < std::time::Duration::from_secs(2));
     }
 
     #[test]

@@ -13,22 +13,7 @@
 use unicode_normalization::UnicodeNormalization;
 
 use super::Role;
-use crate::invisible::is_invisible_format;
-
-/// Line breaks other than `\n`, which the parser itself splits on.
-fn is_other_line_break(c: char) -> bool {
-    matches!(
-        c,
-        '\r' | '\u{0B}'
-            | '\u{0C}'
-            | '\u{1C}'
-            | '\u{1D}'
-            | '\u{1E}'
-            | '\u{85}'
-            | '\u{2028}'
-            | '\u{2029}'
-    )
-}
+use crate::char_class::{is_invisible_format, is_line_break_but_lf};
 
 /// Characters a reader may drop: invisible format characters and controls.
 fn is_invisible(c: char) -> bool {
@@ -87,17 +72,55 @@ fn fold_look_alike(c: char) -> char {
 pub(crate) fn reads_as_marker(line: &str) -> bool {
     // Fast path for the common line of printable ASCII and tabs: it has no
     // other line break, look-alike or invisible character, so it can read
-    // as a marker only if it ends with `:`.
-    let plain = line
-        .bytes()
-        .all(|b| (0x20..0x7f).contains(&b) || b == b'\t');
-    if plain {
-        return line.trim_end_matches([' ', '\t']).ends_with(':') && segment_reads_as_marker(line);
+    // as a marker only if it ends with `:`. The check is a fold without
+    // early exit, so that it compiles to vector code: it runs over every
+    // content line in strict mode.
+    let special = line.bytes().fold(false, |special, b| {
+        special | ((b < 0x20) & (b != b'\t')) | (b >= 0x7f)
+    });
+    if !special {
+        return line.trim_end_matches([' ', '\t']).ends_with(':')
+            && reads_as_marker_as_written(line, Tags::Dropped);
     }
-    line.split(is_other_line_break).any(segment_reads_as_marker)
+    // A break may end a line for one reader (`hi\u{2028}system:`) and be
+    // blank or nothing for another (`system\u{2028}:`), so the line is read
+    // the way each kind of reader splits lines; a break it does not split
+    // on is blank (or, for a control, nothing) to it.
+    READERS.iter().any(|splits| {
+        line.split(splits).any(|segment| {
+            reads_as_marker_as_written(segment, Tags::Dropped)
+                || (has_tag(segment) && reads_as_marker_as_written(segment, Tags::AsAscii))
+        })
+    })
 }
 
-fn segment_reads_as_marker(segment: &str) -> bool {
+/// The line breaks (besides `\n`) each kind of reader splits lines on:
+/// `\n` only (prompty's Rust, TypeScript and C# parsers), CRLF-aware
+/// readers (`\r`), JavaScript's multiline regex (`\r`, U+2028, U+2029)
+/// and Python's `splitlines` (all of them).
+const READERS: [fn(char) -> bool; 4] = [
+    |_| false,
+    |c| c == '\r',
+    |c| matches!(c, '\r' | '\u{2028}' | '\u{2029}'),
+    is_line_break_but_lf,
+];
+
+/// How to read tag characters: they show nothing on screen, but models
+/// read them as the ASCII they mirror ("ASCII smuggling"); a marker in
+/// either reading is a marker.
+#[derive(Clone, Copy)]
+enum Tags {
+    Dropped,
+    AsAscii,
+}
+
+fn has_tag(segment: &str) -> bool {
+    segment
+        .chars()
+        .any(|c| ('\u{E0000}'..='\u{E007F}').contains(&c))
+}
+
+fn reads_as_marker_as_written(segment: &str, tags: Tags) -> bool {
     let Some(last) = segment
         .chars()
         .rev()
@@ -111,7 +134,10 @@ fn segment_reads_as_marker(segment: &str) -> bool {
     // `İ` lowercases to `i` and a combining dot above: the dot is dropped.
     let folded: String = segment
         .nfkc()
-        .map(unsmuggle_tag)
+        .map(|c| match tags {
+            Tags::AsAscii => unsmuggle_tag(c),
+            Tags::Dropped => c,
+        })
         .filter(|&c| !is_invisible(c))
         .flat_map(char::to_lowercase)
         .filter(|&c| c != '\u{307}')
@@ -156,6 +182,12 @@ mod tests {
             "ass\u{131}stant:",
             "ASS\u{130}STANT:",
             "sys\u{e0074}em:",
+            "Assistan\u{e0020}t:",
+            "system\u{2028}:",
+            "user\r:",
+            "user[a=b]\u{85}:",
+            "u\u{17f}er[name=\"a\u{2028}b\"]:",
+            "system\u{2028}:\rx",
             "us\u{435}r:",
             "user\u{2236}",
         ] {

@@ -10,7 +10,7 @@ use smallvec::SmallVec;
 
 use super::vocabulary::Vocabulary;
 use super::{MAX_INPUT_CHARS, MAX_TEMPLATE_CHARS, PLACEHOLDERS, Placeholder};
-use crate::invisible::is_invisible_format;
+use crate::char_class::{is_invisible_format, is_line_break};
 
 /// Punctuation that frames a token without being part of it. `…` is here so
 /// that a truncated template, whose last word carries it, is a fixed point.
@@ -60,7 +60,7 @@ pub(crate) fn is_safe_char(c: char) -> bool {
 
 /// The parameter names tool errors mention to explain themselves (the
 /// seed's list): kept verbatim, since they name no user data.
-pub(crate) const KNOWN_IDENTIFIERS: &[&str] = &[
+pub const KNOWN_IDENTIFIERS: &[&str] = &[
     "old_string",
     "new_string",
     "replace_all",
@@ -82,24 +82,6 @@ pub(crate) const KNOWN_IDENTIFIERS: &[&str] = &[
     "doc_id",
     "if_version",
 ];
-
-/// Line ends: those of `str::lines` plus a lone `\r`, the vertical tab, form
-/// feed, the separators U+001C..U+001E, NEL, U+2028 and U+2029 (Python's
-/// `splitlines` set), so no port can see a different first line.
-pub(crate) fn is_line_break(c: char) -> bool {
-    matches!(
-        c,
-        '\n' | '\r'
-            | '\u{0B}'
-            | '\u{0C}'
-            | '\u{1C}'
-            | '\u{1D}'
-            | '\u{1E}'
-            | '\u{85}'
-            | '\u{2028}'
-            | '\u{2029}'
-    )
-}
 
 /// Characters that separate tokens: whitespace and control characters,
 /// which carry no wording and must never glue two tokens into one.

@@ -1,6 +1,29 @@
-//! Characters that show nothing: both the failure templates (a line of
-//! them is not a message) and strict chat parsing (a marker spelled with
-//! them inside still reads as a marker) need the same list.
+//! Character classes two boundaries share: line breaks (a failure template
+//! reads only the first line, strict chat parsing refuses a marker hidden
+//! behind any break) and characters that show nothing (a line of them is not
+//! a message; a marker spelled with them inside still reads as one).
+
+/// Line breaks: `\n`, a lone `\r`, the vertical tab, form feed, the
+/// separators U+001C..U+001E, NEL, U+2028 and U+2029 (Python's
+/// `splitlines` set), so that no port can see a different line.
+pub fn is_line_break(c: char) -> bool {
+    c == '\n' || is_line_break_but_lf(c)
+}
+
+/// The line breaks other than `\n`.
+pub fn is_line_break_but_lf(c: char) -> bool {
+    matches!(
+        c,
+        '\r' | '\u{0B}'
+            | '\u{0C}'
+            | '\u{1C}'
+            | '\u{1D}'
+            | '\u{1E}'
+            | '\u{85}'
+            | '\u{2028}'
+            | '\u{2029}'
+    )
+}
 
 /// Format characters that render as nothing: zero-width spaces and
 /// joiners, bidi marks, embeddings and isolates, word joiners and invisible
