@@ -25,6 +25,20 @@ fn is_kept_punctuation(c: char) -> bool {
     matches!(c, '-' | '_' | '/') || EDGE.contains(&c)
 }
 
+/// [`EDGE`]'s ASCII characters as a byte table, for the per-token scans.
+const EDGE_BYTE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut index = 0;
+    while index < EDGE.len() {
+        let c = EDGE[index] as u32;
+        if c < 128 {
+            table[c as usize] = true;
+        }
+        index += 1;
+    }
+    table
+};
+
 /// The characters a template may hold besides ASCII letters.
 pub const SAFE_PUNCTUATION: &str = " .,:;()[]{}<>!?'-_/‹›…";
 
@@ -93,6 +107,15 @@ fn is_separator(c: char) -> bool {
 /// characters and colour codes only (a tool's colour reset before its
 /// message is not the message).
 fn is_blank(line: &str) -> bool {
+    // The common case: a trimmed line that starts with a printable ASCII
+    // character shows something.
+    if line
+        .as_bytes()
+        .first()
+        .is_some_and(|b| (0x21..0x7f).contains(b))
+    {
+        return false;
+    }
     let mut chars = line.chars().peekable();
     while let Some(c) = chars.next() {
         if c == '\u{1b}' && chars.peek() == Some(&'[') {
@@ -117,10 +140,46 @@ fn skip_csi(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
 
 /// The first line that shows anything, trimmed.
 fn first_line(message: &str) -> Option<&str> {
-    message
-        .split(is_line_break)
-        .map(str::trim)
-        .find(|line| !is_blank(line))
+    let mut rest = message;
+    loop {
+        let (line, next) = match line_end(rest) {
+            Some((end, len)) => (&rest[..end], Some(&rest[end + len..])),
+            None => (rest, None),
+        };
+        let line = line.trim();
+        if !is_blank(line) {
+            return Some(line);
+        }
+        rest = next?;
+    }
+}
+
+/// Where the first line break of `text` is, and its length in bytes: a
+/// byte scan, since every message passes here (the breaks are those of
+/// [`is_line_break`]: ASCII controls, NEL `C2 85`, U+2028/9 `E2 80 A8/9`).
+fn line_end(text: &str) -> Option<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let might_break = |b: u8| (b < 0x20) | (b == 0xC2) | (b == 0xE2);
+    // Whole chunks without a candidate byte are skipped with a fold that
+    // compiles to vector code; the chunk that has one is scanned exactly.
+    let mut at = bytes
+        .chunks(16)
+        .take_while(|chunk| !chunk.iter().fold(false, |any, &b| any | might_break(b)))
+        .map(<[u8]>::len)
+        .sum::<usize>();
+    while at < bytes.len() {
+        let b = bytes[at];
+        if might_break(b) {
+            let c = text[at..].chars().next()?;
+            if is_line_break(c) {
+                return Some((at, c.len_utf8()));
+            }
+            at += c.len_utf8();
+        } else {
+            at += 1;
+        }
+    }
+    None
 }
 
 /// At most [`MAX_INPUT_CHARS`] chars of `line`. When the line is longer, the
@@ -210,17 +269,40 @@ fn char_at(text: &str, at: usize) -> Option<(char, usize)> {
 /// quote. A quote left open runs to the end of the window: what follows an
 /// opening mark is the quoted data, however long.
 fn tokenize<'a>(window: &'a str, tokens: &mut Tokens<'a>) {
+    let bytes = window.as_bytes();
     let mut at = 0;
     let mut word_start: Option<usize> = None;
-    let mut previous: Option<char> = None;
-    while let Some((c, len)) = char_at(window, at) {
+    let after_alphanumeric = |at: usize| {
+        window[..at]
+            .chars()
+            .next_back()
+            .is_some_and(char::is_alphanumeric)
+    };
+    while let Some(&b) = bytes.get(at) {
+        // Most bytes are printable ASCII that neither separates nor quotes:
+        // they only extend the word, and need no decoding.
+        if b > b' ' && b < 0x7f && !matches!(b, b'"' | b'`' | b'\'') {
+            word_start.get_or_insert(at);
+            at += 1;
+            continue;
+        }
+        if b == b' ' {
+            if let Some(start) = word_start.take() {
+                tokens.push(Token::Word(&window[start..at]));
+            }
+            at += 1;
+            continue;
+        }
+        let Some((c, len)) = char_at(window, at) else {
+            break;
+        };
         if is_separator(c) {
             if let Some(start) = word_start.take() {
                 tokens.push(Token::Word(&window[start..at]));
             }
         } else if let Some(closers) = closers_of(c)
             && (c != '\''
-                || (!previous.is_some_and(char::is_alphanumeric)
+                || (!after_alphanumeric(at)
                     && char_at(window, at + len).is_some_and(|(next, _)| !next.is_whitespace())))
         {
             if let Some(start) = word_start.take() {
@@ -233,9 +315,9 @@ fn tokenize<'a>(window: &'a str, tokens: &mut Tokens<'a>) {
                     return;
                 };
                 probe += close_len;
-                let before_word = char_at(window, probe).is_some_and(|(n, _)| n.is_alphanumeric());
-                if closers.contains(&close) && !(is_apostrophe_like(close) && before_word) {
-                    previous = Some(close);
+                let before_word =
+                    || char_at(window, probe).is_some_and(|(n, _)| n.is_alphanumeric());
+                if closers.contains(&close) && !(is_apostrophe_like(close) && before_word()) {
                     at = probe;
                     break;
                 }
@@ -244,7 +326,6 @@ fn tokenize<'a>(window: &'a str, tokens: &mut Tokens<'a>) {
         } else if word_start.is_none() {
             word_start = Some(at);
         }
-        previous = Some(c);
         at += len;
     }
     if let Some(start) = word_start {
@@ -255,7 +336,7 @@ fn tokenize<'a>(window: &'a str, tokens: &mut Tokens<'a>) {
 /// `token` as leading punctuation, core, trailing punctuation.
 pub(crate) fn split_edges(token: &str) -> (&str, &str, &str) {
     const ELLIPSIS: &[u8] = "…".as_bytes();
-    let is_edge_byte = |b: u8| b.is_ascii() && EDGE.contains(&char::from(b));
+    let is_edge_byte = |b: u8| EDGE_BYTE[usize::from(b)];
     let bytes = token.as_bytes();
     let mut start = 0;
     loop {
@@ -379,7 +460,7 @@ impl Shape {
 }
 
 pub(crate) fn is_placeholder(core: &str) -> bool {
-    PLACEHOLDERS.contains(&core)
+    core.starts_with('‹') && PLACEHOLDERS.contains(&core)
 }
 
 /// One of the seed's parameter names, or a `ctx_` tool name made of
@@ -593,12 +674,44 @@ fn scrub_word(
     piece.push_str(trail);
 }
 
+/// The common word, ASCII letters with nothing or closing punctuation
+/// after them (`file`, `error:`), scrubbed without the general rules, which
+/// would come to the same answer: no such word starts a path, names a URL,
+/// an address or a number, so it is an identifier (inner capital, or over
+/// 24 letters), a vocabulary word, or text. Returns `false`, having written
+/// nothing, for any other word.
+fn scrub_letters_word(word: &str, vocabulary: &Vocabulary, piece: &mut String) -> bool {
+    let bytes = word.as_bytes();
+    let letters = bytes
+        .iter()
+        .position(|b| !b.is_ascii_alphabetic())
+        .unwrap_or(bytes.len());
+    let trail = &bytes[letters..];
+    if letters == 0 || !trail.iter().all(|&b| EDGE_BYTE[usize::from(b)]) {
+        return false;
+    }
+    let core = &word[..letters];
+    let inner_upper = bytes[1..letters].iter().any(u8::is_ascii_uppercase);
+    let lower = bytes[..letters].iter().any(u8::is_ascii_lowercase);
+    if letters > 24 || (inner_upper && lower) {
+        piece.push_str(Placeholder::Sym.as_str());
+    } else if vocabulary.contains(core) {
+        piece.push_str(core);
+    } else {
+        piece.push_str(Placeholder::Text.as_str());
+    }
+    piece.push_str(&word[letters..]);
+    true
+}
+
 /// The output, written piece by piece straight into one string; pieces hold
 /// no space, so the spaces between them are the only places to cut.
 struct Assembly {
     out: String,
     /// Byte range of the last piece kept, to collapse repeats.
     last: Option<(usize, usize)>,
+    /// Plain words among the pieces kept, counted as they are kept.
+    plain_words: usize,
 }
 
 /// Where a piece being written starts, and where to roll back to.
@@ -631,15 +744,23 @@ impl Assembly {
         if piece.is_empty() || repeated {
             self.out.truncate(mark.before_space);
         } else {
+            self.plain_words += usize::from(is_plain_word(piece));
             self.last = Some((mark.start, self.out.len()));
         }
     }
 
-    /// Cuts at the last space that leaves room for `…` within the cap.
-    fn finish(mut self) -> String {
+    /// Cuts at the last space that leaves room for `…` within the cap, and
+    /// says how many plain words are left.
+    fn finish(self) -> (String, usize) {
         if self.out.len() <= MAX_TEMPLATE_CHARS || self.out.chars().count() <= MAX_TEMPLATE_CHARS {
-            return self.out;
+            return (self.out, self.plain_words);
         }
+        let cut = self.cut();
+        let plain_words = cut.split(' ').filter(|word| is_plain_word(word)).count();
+        (cut, plain_words)
+    }
+
+    fn cut(mut self) -> String {
         let mut cut = 0;
         for (chars_before, (at, c)) in self.out.char_indices().enumerate() {
             if chars_before >= MAX_TEMPLATE_CHARS {
@@ -668,7 +789,17 @@ impl Assembly {
 
 /// A plain word of the output: two letters or more, not a placeholder.
 fn is_plain_word(word: &str) -> bool {
-    word.bytes().filter(u8::is_ascii_alphabetic).count() >= 2 && !word.contains('‹')
+    let mut letters = 0;
+    for b in word.bytes() {
+        letters += usize::from(b.is_ascii_alphabetic());
+        if letters == 2 {
+            return !word
+                .as_bytes()
+                .windows(3)
+                .any(|three| three == "‹".as_bytes());
+        }
+    }
+    false
 }
 
 /// The template of `message` under `vocabulary`, or `None` when fewer than
@@ -680,8 +811,11 @@ pub(crate) fn template(message: &str, vocabulary: &Vocabulary) -> Option<String>
     tokenize(&window, &mut tokens);
 
     let mut assembly = Assembly {
-        out: String::with_capacity(window.len().min(4 * MAX_TEMPLATE_CHARS)),
+        // A one-letter word can become a nine-byte placeholder: room for
+        // that growth avoids reallocating while most templates are built.
+        out: String::with_capacity((3 * window.len() + 16).min(1024)),
         last: None,
+        plain_words: 0,
     };
     let mut index = 0;
     while index < tokens.len() {
@@ -689,6 +823,7 @@ pub(crate) fn template(message: &str, vocabulary: &Vocabulary) -> Option<String>
         let out = &mut assembly.out;
         match tokens[index] {
             Token::Quoted => out.push_str(Placeholder::Str.as_str()),
+            Token::Word(word) if scrub_letters_word(word, vocabulary, out) => {}
             Token::Word(word) => {
                 let (lead, core, trail) = split_edges(word);
                 let shape = Shape::of(core);
@@ -710,8 +845,7 @@ pub(crate) fn template(message: &str, vocabulary: &Vocabulary) -> Option<String>
         index += 1;
         assembly.close_piece(mark);
     }
-    let template = assembly.finish();
-    let plain_words = template.split(' ').filter(|w| is_plain_word(w)).count();
+    let (template, plain_words) = assembly.finish();
     if plain_words < 2 {
         return None;
     }
