@@ -39,12 +39,57 @@ const EDGE_BYTE: [bool; 256] = {
     table
 };
 
+/// Printable ASCII that neither separates words nor opens a quote: the
+/// bytes the tokenizer only has to step over.
+const WORD_BYTE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0x21;
+    while b < 0x7f {
+        table[b] = !matches!(b as u8, b'"' | b'`' | b'\'');
+        b += 1;
+    }
+    table
+};
+
 /// The characters a template may hold besides ASCII letters.
 pub const SAFE_PUNCTUATION: &str = " .,:;()[]{}<>!?'-_/‹›…";
 
+/// Whether every character of `template` is of the template charset,
+/// checked byte by byte: the ASCII ones by table, the only non-ASCII ones
+/// allowed (`‹`, `›`, `…`) by their three bytes.
+fn is_safe_template(template: &str) -> bool {
+    const SAFE_BYTE: [bool; 128] = {
+        let mut table = [false; 128];
+        let mut b = 0;
+        while b < 128 {
+            table[b] = is_safe_char(b as u8 as char);
+            b += 1;
+        }
+        table
+    };
+    let bytes = template.as_bytes();
+    let mut at = 0;
+    while let Some(&b) = bytes.get(at) {
+        if b < 0x80 {
+            if !SAFE_BYTE[usize::from(b)] {
+                return false;
+            }
+            at += 1;
+        } else if matches!(
+            bytes.get(at..at + 3),
+            Some([0xE2, 0x80, 0xB9 | 0xBA | 0xA6])
+        ) {
+            at += 3;
+        } else {
+            return false;
+        }
+    }
+    true
+}
+
 /// A character of the template charset: an ASCII letter or
 /// [`SAFE_PUNCTUATION`].
-pub(crate) fn is_safe_char(c: char) -> bool {
+const fn is_safe_char(c: char) -> bool {
     c.is_ascii_alphabetic()
         || matches!(
             c,
@@ -281,7 +326,7 @@ fn tokenize<'a>(window: &'a str, tokens: &mut Tokens<'a>) {
     while let Some(&b) = bytes.get(at) {
         // Most bytes are printable ASCII that neither separates nor quotes:
         // they only extend the word, and need no decoding.
-        if b > b' ' && b < 0x7f && !matches!(b, b'"' | b'`' | b'\'') {
+        if WORD_BYTE[usize::from(b)] {
             word_start.get_or_insert(at);
             at += 1;
             continue;
@@ -682,17 +727,20 @@ fn scrub_word(
 /// nothing, for any other word.
 fn scrub_letters_word(word: &str, vocabulary: &Vocabulary, piece: &mut String) -> bool {
     let bytes = word.as_bytes();
-    let letters = bytes
-        .iter()
-        .position(|b| !b.is_ascii_alphabetic())
-        .unwrap_or(bytes.len());
+    let (mut letters, mut inner_upper, mut lower) = (0, false, false);
+    for &b in bytes {
+        if !b.is_ascii_alphabetic() {
+            break;
+        }
+        inner_upper |= letters > 0 && b.is_ascii_uppercase();
+        lower |= b.is_ascii_lowercase();
+        letters += 1;
+    }
     let trail = &bytes[letters..];
     if letters == 0 || !trail.iter().all(|&b| EDGE_BYTE[usize::from(b)]) {
         return false;
     }
     let core = &word[..letters];
-    let inner_upper = bytes[1..letters].iter().any(u8::is_ascii_uppercase);
-    let lower = bytes[..letters].iter().any(u8::is_ascii_lowercase);
     if letters > 24 || (inner_upper && lower) {
         piece.push_str(Placeholder::Sym.as_str());
     } else if vocabulary.contains(core) {
@@ -851,7 +899,7 @@ pub(crate) fn template(message: &str, vocabulary: &Vocabulary) -> Option<String>
     }
     // Built only from safe pieces; checked again so that a bug in the
     // pieces drops a template instead of reporting it.
-    let safe = template.chars().all(is_safe_char);
+    let safe = is_safe_template(&template);
     debug_assert!(safe, "unsafe template {template:?}");
     safe.then_some(template)
 }
@@ -932,6 +980,20 @@ mod tests {
         let once = template(&message, &vocabulary).expect("plain words remain");
         assert!(once.ends_with("error ‹text›…"), "{once}");
         assert_eq!(template(&once, &vocabulary).as_deref(), Some(once.as_str()));
+    }
+
+    #[test]
+    fn charset_checks_agree_with_the_published_charset() {
+        // The contract check reads SAFE_PUNCTUATION; the scrubber its own
+        // tables: the three must name the same characters.
+        for code in (0..0x3000).chain(0xFE00..0x10000) {
+            let Some(c) = char::from_u32(code) else {
+                continue;
+            };
+            let published = c.is_ascii_alphabetic() || SAFE_PUNCTUATION.contains(c);
+            assert_eq!(is_safe_char(c), published, "{c:?}");
+            assert_eq!(is_safe_template(&c.to_string()), published, "{c:?}");
+        }
     }
 
     #[test]
