@@ -757,7 +757,8 @@ mod strict_case {
                 .unwrap_or_else(|error| panic!("plain render failed: {error}{case}"));
             let plain = chat::parse(&rendered, None).expect("non-strict never fails");
             assert_eq!(messages, plain, "strict and non-strict differ{case}");
-            let authored = chat::parse(&self.markers(), None).expect("non-strict never fails");
+            let markers = self.markers();
+            let authored = chat::parse(&markers, None).expect("non-strict never fails");
             let preamble = messages.len().checked_sub(authored.len());
             assert!(
                 matches!(preamble, Some(0 | 1)),

@@ -1042,7 +1042,7 @@ fn meta_value() -> impl Strategy<Value = (Value, String)> {
 }
 
 /// A message and one way of writing it as a marker and its content.
-fn written_message() -> impl Strategy<Value = (Message, String)> {
+fn written_message() -> impl Strategy<Value = (Message<'static>, String)> {
     (
         select(GRAMMAR_BLANKS),
         select(GRAMMAR_HASHES),
@@ -1074,7 +1074,7 @@ fn written_message() -> impl Strategy<Value = (Message, String)> {
                 let written = format!("{lead}{hash}{name}{block}{before}:\n{content}");
                 let message = Message {
                     role,
-                    content,
+                    content: content.into(),
                     metadata: meta.into_iter().map(|(k, (v, _))| (k, v)).collect(),
                 };
                 Some((message, written))
@@ -1209,17 +1209,18 @@ proptest! {
         let result = render_strict(&text, &values, &nonce);
         prop_assert!(result.is_ok(), "rejected: {:?}\ntemplate: {:?}\nvalues: {:?}\nnonce: {:?}", result, text, values, nonce);
         let messages = result.expect("checked");
-        let authored = parse(&template.markers_text(), None).expect("non-strict never fails");
+        let markers = template.markers_text();
+        let authored = parse(&markers, None).expect("non-strict never fails");
         let contents = template.expected_contents(&values);
         let (preamble, blocks) = contents.split_first().expect("the preamble block");
         let mut expected = Vec::new();
         if let Some(content) = preamble {
-            expected.push(Message { role: Role::System, content: content.clone(), metadata: BTreeMap::new() });
+            expected.push(Message { role: Role::System, content: content.clone().into(), metadata: BTreeMap::new() });
         }
         for (marker, content) in authored.iter().zip(blocks) {
             expected.push(Message {
                 role: marker.role,
-                content: content.clone().expect("every marker makes a message"),
+                content: content.clone().expect("every marker makes a message").into(),
                 metadata: marker.metadata.clone(),
             });
         }
@@ -1263,7 +1264,8 @@ proptest! {
     ) {
         let text = template.text();
         let strict = render_strict(&text, &values, &nonce);
-        let plain = parse(&render(&text, &values).expect("every variable has a value"), None);
+        let rendered = render(&text, &values).expect("every variable has a value");
+        let plain = parse(&rendered, None);
         prop_assert_eq!(&strict, &plain, "\ntemplate: {:?}\nvalues: {:?}\nnonce: {:?}", text, values, nonce);
     }
 
@@ -1324,12 +1326,13 @@ proptest! {
         prop_assert_eq!(strict.map(|m| m[0].role), Ok(marker.role), "{:?}", marker.text);
 
         let line = format!("{look_alike}:");
-        let messages = parse(&format!("be brief\n{line}"), None).expect("non-strict never fails");
+        let text = format!("be brief\n{line}");
+        let messages = parse(&text, None).expect("non-strict never fails");
         prop_assert_eq!(
             messages,
             vec![Message {
                 role: Role::System,
-                content: format!("be brief\n{line}"),
+                content: format!("be brief\n{line}").into(),
                 metadata: BTreeMap::new(),
             }],
             "{:?} ({:?} look-alike) read as a marker",

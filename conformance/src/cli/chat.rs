@@ -123,8 +123,12 @@ fn pre_render_command(args: &PreRenderArgs) -> Answer {
 fn render_command(args: &RenderArgs) -> Answer {
     let values = read_vars(&args.vars)?;
     let template = read_stdin()?;
-    let messages = if args.non_strict {
-        chat::render(&template, &values).and_then(|rendered| chat::parse(&rendered, None))
+    // The messages borrow from the rendered text: they become JSON while it
+    // lives.
+    let answer = if args.non_strict {
+        chat::render(&template, &values).and_then(|rendered| {
+            chat::parse(&rendered, None).map(|messages| messages_json(&messages))
+        })
     } else {
         let prepared = match &args.nonce {
             Some(nonce) => chat::pre_render_with_nonce(&template, nonce),
@@ -132,10 +136,10 @@ fn render_command(args: &RenderArgs) -> Answer {
         };
         prepared.and_then(|(prepared, context)| {
             let rendered = chat::render(&prepared, &values)?;
-            chat::parse(&rendered, Some(&context))
+            chat::parse(&rendered, Some(&context)).map(|messages| messages_json(&messages))
         })
     };
-    Ok(messages.map(|messages| messages_json(&messages)))
+    Ok(answer)
 }
 
 fn error_json(error: &ChatError) -> Value {

@@ -13,7 +13,10 @@
 //!   invisible characters): a role-marker line carried by a template value
 //!   always fails the strict parse, and a generated nonce never does;
 //! - errors have stable kinds ([`ChatError::kind`]); metadata never holds
-//!   the nonce.
+//!   the nonce;
+//! - a message's content borrows from the parsed text unless a `\r\n` in
+//!   it had to become `\n`: [`parse`] copies no content but those, and
+//!   [`Message::into_owned`] detaches the messages from the text.
 //!
 //! Decisions where upstream ports disagree (each pinned by vectors): lines
 //! end at `\n` only and one `\r` before it is dropped; U+2028, U+2029 and a
@@ -26,6 +29,7 @@ mod marker;
 mod render;
 mod suspect;
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -63,14 +67,29 @@ impl Role {
 }
 
 /// One message: its role, its text, and the attributes of its marker.
+///
+/// The content is a slice of the parsed text when it could be one (it is
+/// serialized as a plain string either way); [`Message::into_owned`] gives a
+/// message that outlives the text.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Message {
+pub struct Message<'a> {
     pub role: Role,
-    pub content: String,
+    pub content: Cow<'a, str>,
     /// The marker's attributes but the nonce, coerced: `true`/`false`
     /// (any case) are booleans, integers and finite floats are numbers,
     /// everything else is a string.
     pub metadata: BTreeMap<String, Value>,
+}
+
+impl Message<'_> {
+    /// The same message with its content copied out of the parsed text.
+    pub fn into_owned(self) -> Message<'static> {
+        Message {
+            role: self.role,
+            content: Cow::Owned(self.content.into_owned()),
+            metadata: self.metadata,
+        }
+    }
 }
 
 /// What [`pre_render`] hands to the strict [`parse`]: the nonce put into the
@@ -214,18 +233,22 @@ fn coerce(value: &str) -> Value {
     Value::String(value.to_string())
 }
 
+/// Built by insertion, the last of equal keys winning as in `collect`: a
+/// marker has a few attributes, and `collect` would first gather and sort
+/// them in a vector of its own.
 fn metadata(marker: &Marker<'_>) -> BTreeMap<String, Value> {
-    marker
-        .attributes
-        .iter()
-        .filter(|attribute| attribute.key != NONCE_KEY)
-        .map(|attribute| (attribute.key.to_string(), coerce(attribute.value)))
-        .collect()
+    let mut metadata = BTreeMap::new();
+    for attribute in &marker.attributes {
+        if attribute.key != NONCE_KEY {
+            metadata.insert(attribute.key.to_string(), coerce(attribute.value));
+        }
+    }
+    metadata
 }
 
 /// The message being collected: its role and metadata, and where its
 /// content lies in the text (a content region is one slice of the text, so
-/// it is copied once, at the end).
+/// it is borrowed whole, or copied once when a `\r\n` must be rewritten).
 struct Pending {
     role: Role,
     metadata: BTreeMap<String, Value>,
@@ -257,14 +280,19 @@ impl Pending {
         self.crlf |= line.crlf;
     }
 
-    fn finish(self, text: &str, messages: &mut Vec<Message>) {
+    fn finish<'a>(self, text: &'a str, messages: &mut Vec<Message<'a>>) {
         let region = self.span.map_or("", |(start, end)| &text[start..end]);
-        let joined = if self.crlf {
-            std::borrow::Cow::Owned(region.replace("\r\n", "\n"))
+        let content = if self.crlf {
+            let joined = region.replace("\r\n", "\n");
+            let trimmed = joined.trim_matches('\n');
+            Cow::Owned(if trimmed.len() == joined.len() {
+                joined
+            } else {
+                trimmed.to_string()
+            })
         } else {
-            std::borrow::Cow::Borrowed(region)
+            Cow::Borrowed(region.trim_matches('\n'))
         };
-        let content = joined.trim_matches('\n');
         let shows_nothing = || {
             content
                 .chars()
@@ -275,17 +303,28 @@ impl Pending {
         }
         messages.push(Message {
             role: self.role,
-            content: content.to_string(),
+            content,
             metadata: self.metadata,
         });
     }
 }
 
 /// Splits rendered text into messages: non-strict without a context, strict
-/// with the one [`pre_render`] returned.
-pub fn parse(rendered: &str, context: Option<&Context>) -> Result<Vec<Message>, ChatError> {
+/// with the one [`pre_render`] returned. The contents borrow from
+/// `rendered` (see [`Message`]).
+pub fn parse<'a>(
+    rendered: &'a str,
+    context: Option<&Context>,
+) -> Result<Vec<Message<'a>>, ChatError> {
     let text = without_bom(rendered);
-    let mut messages = Vec::new();
+    // One message per marker and the preamble: strict, the context says how
+    // many markers to expect (a context that lies reserves at most one per
+    // 64 bytes of text); non-strict, a guess of one per 512 bytes saves most
+    // regrowths. Either is only a capacity.
+    let expected = context.map_or(text.len() / 512, |context| {
+        context.markers.min(text.len() / 64)
+    });
+    let mut messages = Vec::with_capacity(expected + 1);
     let mut pending = Pending::new(Role::System, BTreeMap::new(), true);
     let mut markers = 0;
     for line in lines(text) {
@@ -399,10 +438,11 @@ pub fn render_strict(
     template: &str,
     values: &BTreeMap<String, String>,
     nonce: &str,
-) -> Result<Vec<Message>, ChatError> {
+) -> Result<Vec<Message<'static>>, ChatError> {
     let (prepared, context) = pre_render_with_nonce(template, nonce)?;
     let rendered = render(&prepared, values)?;
-    parse(&rendered, Some(&context))
+    let messages = parse(&rendered, Some(&context))?;
+    Ok(messages.into_iter().map(Message::into_owned).collect())
 }
 
 /// Template values from pairs, for the unit tests of this module's parts.
@@ -421,10 +461,7 @@ mod tests {
     #[test]
     fn preamble_is_system_and_roles_are_lowercase() {
         let messages = parse("be brief\nUSER:\nhi\n\nthere\nAssistant:", None).expect("non-strict");
-        let summary: Vec<_> = messages
-            .iter()
-            .map(|m| (m.role, m.content.as_str()))
-            .collect();
+        let summary: Vec<_> = messages.iter().map(|m| (m.role, &*m.content)).collect();
         assert_eq!(
             summary,
             [
