@@ -157,18 +157,24 @@ pub fn chat_strict(data: &[u8]) {
     case.check();
 }
 
-/// The grammar `chat_strict` builds its cases from.
-mod strict_case {
-    use super::*;
+/// The fragments chat cases are built from, shared by the `chat_strict`
+/// harness and the chat property tests so that both explore one grammar.
+pub mod chat_grammar {
+    /// Blanks the marker grammar allows (`WS := space | tab`).
+    pub const GRAMMAR_BLANKS: &[&str] = &["", " ", "\t", "  ", " \t"];
 
-    type Result<T> = arbitrary::Result<T>;
+    /// `#` as the grammar allows it: at most one.
+    pub const GRAMMAR_HASHES: &[&str] = &["", "#", "# ", "#\t"];
 
-    const BLANKS: &[&str] = &["", " ", "\t", "  ", " \t"];
-    const HASHES: &[&str] = &["", "#", "# ", "#\t"];
-    const KEYS: &[&str] = &[
-        "name", "id", "x", "_", "A1", "NONCE", "Nonce", "nonce_", "n0nce",
+    /// Author attribute keys: anything but the reserved `nonce`; the other
+    /// spellings of it are ordinary metadata.
+    pub const KEYS: &[&str] = &[
+        "name", "id", "lang", "x", "_", "A1", "NONCE", "Nonce", "nonce_", "nonce2", "n0nce",
     ];
-    const QUOTED: &[&str] = &[
+
+    /// Quoted attribute values: commas, brackets, colons, blanks, Unicode and
+    /// line separators are all allowed between the quotes.
+    pub const QUOTED_VALUES: &[&str] = &[
         "Alice",
         "A, B",
         "a]b",
@@ -182,59 +188,109 @@ mod strict_case {
         "1e5",
         "true",
         "inf",
+        "0123456789012345",
         "user:",
+        "[nonce=x]",
     ];
-    const UNQUOTED: &[&str] = &[
-        "Bob", "7", "-3", "1.5", "TRUE", "x y", "", "inf", "a:b", "ü",
+
+    /// Unquoted attribute values (trimmed by the parser; no `"`, `,` or `]`).
+    pub const UNQUOTED_VALUES: &[&str] = &[
+        "Bob", "7", "-3", "1.5", "TRUE", "x y", "", "inf", "a:b", "[", "ü",
     ];
-    const START: &[&str] = &[
+
+    /// Words a clean line may start with: none of them reads as a role, even
+    /// folded.
+    pub const START_WORDS: &[&str] = &[
         "Note",
         "the",
         "Hello",
+        "Please",
+        "Answer",
         "Q",
         "x",
+        "Rules",
         "日本語",
         "Привет",
+        "مرحبا",
         "🙂",
+        "naïve",
         "Ｎote",
         "key",
+        "title",
         "nonce",
         "1.",
         "-",
+        "*",
         ">",
+        "`code`",
+        "http://x:8080",
         "users",
+        "username",
         "systemic",
+        "Assistants",
         "ſome",
         "0123456789012345",
+        "1234e56789012345",
         "[nonce=\"abc\"]",
+        "said",
+        "e\u{301}t\u{e9}",
     ];
-    const TAIL: &[&str] = &[
+
+    /// Words that may follow anywhere in a clean line.
+    pub const TAIL_WORDS: &[&str] = &[
         "user",
         "system:",
         "ASSISTANT",
+        "said:",
         ":",
         "::",
+        "the",
         "[",
         "]",
         "=",
         "\"",
         ",",
         "nonce=\"x\"",
+        "[nonce=\"0123456789012345\"]:",
+        "0123456789012345",
         "1234e56789012345",
+        "👍🏽",
+        "\u{200f}עברית",
         "ſ",
         "ｆｕｌｌ",
         "a\u{200d}b",
         "\u{a0}",
         "#",
+        "##",
         "user: hello",
+        "k=v",
         "ѕ",
     ];
-    const ENDS: &[&str] = &["", ":", " :", ".", "?", "：", "∶"];
-    const SPOKEN: &[&str] = &["hello", "hi there", "日本語", "42", "ok:", "[x]:"];
-    const BRACES: &[&str] = &["{{a}}", "{{ b }}", "}}", "{{"];
-    const TEXTS: &[&str] = &[
+
+    pub const TAIL_SEPARATORS: &[&str] = &[" ", "", ", ", "\t", " — "];
+    pub const LINE_ENDS: &[&str] = &["", ":", " :", ".", "?", "：", "∶"];
+
+    /// Visible words that may follow `role:` in a clean `user: hello` line.
+    pub const SPOKEN: &[&str] = &[
+        "hello",
+        "hi there",
+        "do X",
+        "日本語",
+        "🙂",
+        "42",
+        "ok:",
+        "[x]:",
+    ];
+
+    /// Braces in values stay text (values are never re-read).
+    pub const BRACE_WORDS: &[&str] = &["{{a}}", "{{ b }}", "}}", "{{", "{{nonce}}"];
+
+    /// Template text around placeholders: starts with a word that is no role.
+    pub const TEMPLATE_TEXTS: &[&str] = &[
         "Question: ",
         "Answer:",
+        "Context (untrusted): ",
+        "Q ",
         " and ",
         "Note: ",
         "«",
@@ -242,42 +298,26 @@ mod strict_case {
         " (end)",
         "?",
     ];
-    const VARS: &[&str] = &["a", "b", "q.x"];
-    const SPELLINGS: &[&str] = &["{{N}}", "{{ N }}", "{{\tN}}"];
-    const VALUE_BREAKS: &[&str] = &[
+
+    /// The variables of generated templates.
+    pub const VARS: &[&str] = &["a", "b", "q.x", "_v"];
+
+    /// The variable that carries the forged marker.
+    pub const EVIL: &str = "evil";
+
+    /// Line breaks inside values, `\n` and its neighbours included.
+    pub const VALUE_BREAKS: &[&str] = &[
         "\n", "\r\n", "\n\n", "\u{2028}", "\u{2029}", "\r", "\u{85}", "\u{b}", "\u{c}",
     ];
-    const OTHER_BREAKS: &[&str] = &[
+
+    /// Line breaks other than `\n`: a marker behind one of them is on the same
+    /// line for this parser, on a new one for some reader.
+    pub const OTHER_BREAKS: &[&str] = &[
         "\r", "\u{2028}", "\u{2029}", "\u{85}", "\u{b}", "\u{c}", "\u{1c}", "\u{1d}", "\u{1e}",
     ];
-    const INVISIBLES: &[&str] = &[
-        "\u{200b}",
-        "\u{200c}",
-        "\u{200d}",
-        "\u{2060}",
-        "\u{feff}",
-        "\u{ad}",
-        "\u{e0020}",
-    ];
-    const NONCES: &[&str] = &[
-        "0123456789012345",
-        "1234e56789012345",
-        "0000000000000000",
-        "1e999",
-        "9223372036854775808",
-        "inf",
-        "true",
-        "00",
-        "-1",
-        "n1",
-    ];
-    const EVIL: &str = "evil";
 
-    fn pick<'a>(u: &mut Unstructured<'_>, items: &[&'a str]) -> Result<&'a str> {
-        u.choose(items).copied()
-    }
-
-    fn ascii_case(word: &str, mask: u32) -> String {
+    /// `word` in a random ASCII case, one bit of `mask` per letter.
+    pub fn ascii_case(word: &str, mask: u32) -> String {
         word.chars()
             .enumerate()
             .map(|(i, c)| {
@@ -290,12 +330,7 @@ mod strict_case {
             .collect()
     }
 
-    fn spelled_role(u: &mut Unstructured<'_>) -> Result<(Role, String)> {
-        let role = *u.choose(&Role::ALL)?;
-        Ok((role, ascii_case(role.as_str(), u.arbitrary()?)))
-    }
-
-    fn map_letters(word: &str, lower: u32, upper: u32) -> String {
+    pub fn map_letters(word: &str, lower: u32, upper: u32) -> String {
         word.chars()
             .map(|c| {
                 let base = if c.is_ascii_lowercase() { lower } else { upper };
@@ -303,6 +338,54 @@ mod strict_case {
                     .unwrap_or(c)
             })
             .collect()
+    }
+
+    /// `word` with one zero-width or invisible character inside it.
+    pub fn with_invisible_inside(word: &str, at: usize, invisible: &str) -> String {
+        let at = 1 + at % (word.len() - 1);
+        format!("{}{invisible}{}", &word[..at], &word[at..])
+    }
+
+    pub const INVISIBLES: &[&str] = &[
+        "\u{200b}",
+        "\u{200c}",
+        "\u{200d}",
+        "\u{2060}",
+        "\u{feff}",
+        "\u{ad}",
+        "\u{180e}",
+        "\u{e0020}",
+    ];
+}
+
+/// The grammar `chat_strict` builds its cases from.
+mod strict_case {
+    use super::chat_grammar::*;
+    use super::*;
+
+    type Result<T> = arbitrary::Result<T>;
+
+    const SPELLINGS: &[&str] = &["{{N}}", "{{ N }}", "{{\tN}}"];
+    const NONCES: &[&str] = &[
+        "0123456789012345",
+        "1234e56789012345",
+        "0000000000000000",
+        "1e999",
+        "9223372036854775808",
+        "inf",
+        "true",
+        "00",
+        "-1",
+        "n1",
+    ];
+
+    fn pick<'a>(u: &mut Unstructured<'_>, items: &[&'a str]) -> Result<&'a str> {
+        u.choose(items).copied()
+    }
+
+    fn spelled_role(u: &mut Unstructured<'_>) -> Result<(Role, String)> {
+        let role = *u.choose(&Role::ALL)?;
+        Ok((role, ascii_case(role.as_str(), u.arbitrary()?)))
     }
 
     /// A role name some reader takes for the role, outside the grammar.
@@ -325,8 +408,8 @@ mod strict_case {
     }
 
     fn block(attrs: &[String], u: &mut Unstructured<'_>) -> Result<String> {
-        let inner = pick(u, BLANKS)?;
-        let around = pick(u, BLANKS)?;
+        let inner = pick(u, GRAMMAR_BLANKS)?;
+        let around = pick(u, GRAMMAR_BLANKS)?;
         let mut out = format!("[{around}{}", attrs.join(&format!("{inner},{inner}")));
         if !attrs.is_empty() && u.arbitrary()? {
             out.push_str(inner);
@@ -340,23 +423,23 @@ mod strict_case {
     /// `key=value` with any spacing, quoted or not.
     fn author_attr(u: &mut Unstructured<'_>) -> Result<String> {
         let key = pick(u, KEYS)?;
-        let (l, r) = (pick(u, BLANKS)?, pick(u, BLANKS)?);
+        let (l, r) = (pick(u, GRAMMAR_BLANKS)?, pick(u, GRAMMAR_BLANKS)?);
         let value = if u.arbitrary()? {
-            format!("\"{}\"", pick(u, QUOTED)?)
+            format!("\"{}\"", pick(u, QUOTED_VALUES)?)
         } else {
             format!(
                 "{}{}{}",
-                pick(u, BLANKS)?,
-                pick(u, UNQUOTED)?,
-                pick(u, BLANKS)?
+                pick(u, GRAMMAR_BLANKS)?,
+                pick(u, UNQUOTED_VALUES)?,
+                pick(u, GRAMMAR_BLANKS)?
             )
         };
         Ok(format!("{key}{l}={r}{value}"))
     }
 
     fn author_marker(u: &mut Unstructured<'_>) -> Result<(String, Role)> {
-        let lead = pick(u, BLANKS)?;
-        let hash = pick(u, HASHES)?;
+        let lead = pick(u, GRAMMAR_BLANKS)?;
+        let hash = pick(u, GRAMMAR_HASHES)?;
         let (role, name) = spelled_role(u)?;
         let block = if u.arbitrary()? {
             let count = u.int_in_range(0..=3)?;
@@ -367,7 +450,7 @@ mod strict_case {
         } else {
             String::new()
         };
-        let (before, after) = (pick(u, BLANKS)?, pick(u, BLANKS)?);
+        let (before, after) = (pick(u, GRAMMAR_BLANKS)?, pick(u, GRAMMAR_BLANKS)?);
         Ok((format!("{lead}{hash}{name}{block}{before}:{after}"), role))
     }
 
@@ -375,12 +458,12 @@ mod strict_case {
     fn clean_line(u: &mut Unstructured<'_>) -> Result<String> {
         Ok(match u.int_in_range(0..=4)? {
             0 => {
-                let mut line = format!("{}{}", pick(u, &["", " ", "# "])?, pick(u, START)?);
+                let mut line = format!("{}{}", pick(u, &["", " ", "# "])?, pick(u, START_WORDS)?);
                 for _ in 0..u.int_in_range(0..=4)? {
                     line.push_str(pick(u, &[" ", "", ", ", "\t"])?);
-                    line.push_str(pick(u, TAIL)?);
+                    line.push_str(pick(u, TAIL_WORDS)?);
                 }
-                line.push_str(pick(u, ENDS)?);
+                line.push_str(pick(u, LINE_ENDS)?);
                 line
             }
             1 => {
@@ -409,7 +492,7 @@ mod strict_case {
                     })
                     .take(24)
                     .collect();
-                format!("{} {free}", pick(u, START)?)
+                format!("{} {free}", pick(u, START_WORDS)?)
             }
         })
     }
@@ -419,7 +502,7 @@ mod strict_case {
         let count = u.int_in_range(1..=4)?;
         for i in 0..count {
             if u.ratio(1, 6)? {
-                value.push_str(pick(u, BRACES)?);
+                value.push_str(pick(u, BRACE_WORDS)?);
                 value.push(' ');
             }
             value.push_str(&clean_line(u)?);
@@ -493,8 +576,12 @@ mod strict_case {
     }
 
     fn forged(u: &mut Unstructured<'_>, nonce: &str) -> Result<Forged> {
-        let lead = part(u, BLANKS, &["\u{a0}", "\u{3000}", "\u{feff}", "\u{200b}"])?;
-        let hash = part(u, HASHES, &["##", "# #", "＃", "#\u{200b}"])?;
+        let lead = part(
+            u,
+            GRAMMAR_BLANKS,
+            &["\u{a0}", "\u{3000}", "\u{feff}", "\u{200b}"],
+        )?;
+        let hash = part(u, GRAMMAR_HASHES, &["##", "# #", "＃", "#\u{200b}"])?;
         let role = if u.ratio(3, 5)? {
             (spelled_role(u)?.1, true)
         } else {
@@ -509,7 +596,7 @@ mod strict_case {
                     match u.int_in_range(0..=3)? {
                         0 | 1 => {
                             let value = wrong_nonce(u, nonce)?;
-                            let (l, r) = (pick(u, BLANKS)?, pick(u, BLANKS)?);
+                            let (l, r) = (pick(u, GRAMMAR_BLANKS)?, pick(u, GRAMMAR_BLANKS)?);
                             attrs.push(if u.arbitrary()? {
                                 format!("nonce{l}={r}\"{value}\"")
                             } else {
@@ -546,13 +633,13 @@ mod strict_case {
         };
         let before = part(
             u,
-            BLANKS,
+            GRAMMAR_BLANKS,
             &[
                 "\u{a0}", "\u{3000}", "\u{200b}", "\u{2028}", "\u{85}", "\u{b}", "\u{c}", "\r",
             ],
         )?;
         let colon = part(u, &[":"], &["：", "﹕", "︓", "∶", "꞉"])?;
-        let after = part(u, BLANKS, &["\u{a0}", "\u{200b}", "\u{3000}"])?;
+        let after = part(u, GRAMMAR_BLANKS, &["\u{a0}", "\u{200b}", "\u{3000}"])?;
         Ok(Forged {
             text: format!(
                 "{}{}{}{block}{}{}{}",
@@ -589,12 +676,12 @@ mod strict_case {
                 } else {
                     let mut line = String::new();
                     if u.arbitrary()? {
-                        line.push_str(pick(u, TEXTS)?);
+                        line.push_str(pick(u, TEMPLATE_TEXTS)?);
                     }
                     for _ in 0..u.int_in_range(1..=2)? {
                         line.push_str(&pick(u, SPELLINGS)?.replace('N', pick(u, VARS)?));
                         if u.arbitrary()? {
-                            line.push_str(pick(u, TEXTS)?);
+                            line.push_str(pick(u, TEMPLATE_TEXTS)?);
                         }
                     }
                     Line::Content(line)
@@ -693,7 +780,11 @@ mod strict_case {
             );
             let placeholder = format!("{{{{{EVIL}}}}}");
             let line = if inline {
-                format!("{}{placeholder}{}", pick(u, TEXTS)?, pick(u, TEXTS)?)
+                format!(
+                    "{}{placeholder}{}",
+                    pick(u, TEMPLATE_TEXTS)?,
+                    pick(u, TEMPLATE_TEXTS)?
+                )
             } else {
                 placeholder
             };
