@@ -4,9 +4,11 @@
 //! Flow: [`vectors`] loads files (embedded and from disk) and [`lint`]
 //! checks them; [`runner`] feeds each case to an implementation (the
 //! in-process [`reference`], or a [`port_process`] speaking [`protocol`]
-//! v1) and judges answers with [`outcome`]; [`report`] renders the result.
+//! v1) and judges answers with [`outcome`]; [`report`] renders the result
+//! (text, JSON, JUnit XML). [`case_list`] reads `--skip` / `--xfail` lists.
 //! Each suite is one module under [`suites`].
 
+pub mod case_list;
 pub mod cli;
 pub mod lint;
 pub mod outcome;

@@ -38,6 +38,11 @@ pub enum Verdict {
     Skipped {
         reason: String,
     },
+    /// Failed or errored as its `--xfail` list said it would; not a
+    /// failure of the run. The reason is the failure's own.
+    ExpectedFailure {
+        reason: String,
+    },
 }
 
 impl Verdict {

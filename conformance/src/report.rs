@@ -2,6 +2,7 @@
 //! reports) and its rendering for people.
 //!
 //! The text ends with the plain `N passed, N failed` line that CI reads.
+//! [`write_json`] and [`write_junit`] write the same report for machines.
 
 use std::io::{self, Write};
 
@@ -63,6 +64,8 @@ pub struct Tally {
     pub passed: usize,
     pub failed: usize,
     pub skipped: usize,
+    /// Cases of an `--xfail` list that failed, as expected.
+    pub expected_failures: usize,
 }
 
 impl Tally {
@@ -73,16 +76,21 @@ impl Tally {
                 Verdict::Passed => tally.passed += 1,
                 Verdict::Failed { .. } | Verdict::Errored { .. } => tally.failed += 1,
                 Verdict::Skipped { .. } => tally.skipped += 1,
+                Verdict::ExpectedFailure { .. } => tally.expected_failures += 1,
             }
         }
         tally
     }
 
-    /// `N passed, N failed`, with `, N skipped` only when some were.
+    /// `N passed, N failed`, with `, N skipped` and `, N expected
+    /// failures` only when some were.
     pub fn closing_line(&self) -> String {
         let mut line = format!("{} passed, {} failed", self.passed, self.failed);
         if self.skipped > 0 {
             line.push_str(&format!(", {} skipped", self.skipped));
+        }
+        if self.expected_failures > 0 {
+            line.push_str(&format!(", {} expected failures", self.expected_failures));
         }
         line
     }
@@ -127,9 +135,13 @@ pub fn write_text(report: &RunReport, out: &mut dyn Write, max_failures: usize) 
     )?;
     for file in &report.files {
         let tally = file.tally();
+        let expected = match tally.expected_failures {
+            0 => String::new(),
+            n => format!(", {n} expected failures"),
+        };
         writeln!(
             out,
-            "suite {} {}: {} passed, {} failed, {} skipped  [{}]",
+            "suite {} {}: {} passed, {} failed, {} skipped{expected}  [{}]",
             file.suite, file.version, tally.passed, tally.failed, tally.skipped, file.source
         )?;
     }
@@ -156,6 +168,7 @@ pub fn write_case(case: &CaseReport, out: &mut dyn Write) -> io::Result<()> {
         Verdict::Errored { reason } => ("ERROR", reason.as_str()),
         Verdict::Failed { reason } => ("FAIL", reason.as_str()),
         Verdict::Skipped { reason } => ("SKIP", reason.as_str()),
+        Verdict::ExpectedFailure { reason } => ("XFAIL", reason.as_str()),
         Verdict::Passed => ("PASS", ""),
     };
     writeln!(out, "{status} {}: {}", case.id, case.description)?;
@@ -165,6 +178,11 @@ pub fn write_case(case: &CaseReport, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "  reason:   {reason}")?;
     writeln!(out, "  op:       {}", case.op)?;
     writeln!(out, "  input:    {}", case.input)?;
+    write_expected_and_got(case, out)
+}
+
+/// The `expected:` and `got:` lines of a case.
+fn write_expected_and_got(case: &CaseReport, out: &mut dyn Write) -> io::Result<()> {
     match &case.expectation {
         Expectation::Valid { expected } => writeln!(out, "  expected: {expected}")?,
         Expectation::Invalid { expected_error } => {
@@ -189,6 +207,153 @@ pub fn write_case(case: &CaseReport, out: &mut dyn Write) -> io::Result<()> {
         }
         Answer::Broken { reason } => writeln!(out, "  got:      no answer: {reason}"),
     }
+}
+
+/// The JSON report file: a format tag, the run's counts and the whole
+/// [`RunReport`] (implementation, then per file its suite, version, source
+/// and cases with expectation, answer and verdict).
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    format: &'static str,
+    tally: Tally,
+    #[serde(flatten)]
+    run: &'a RunReport,
+}
+
+/// Writes the report as one pretty-printed JSON object.
+pub fn write_json(report: &RunReport, out: &mut dyn Write) -> io::Result<()> {
+    let json = JsonReport {
+        format: "agentfence-run-report/1",
+        tally: report.tally(),
+        run: report,
+    };
+    serde_json::to_writer_pretty(&mut *out, &json)?;
+    writeln!(out)
+}
+
+/// Writes the report as JUnit XML: one `<testsuite>` per vector file, one
+/// `<testcase>` per case. A failed case has a `<failure>` (an errored one an
+/// `<error>`) whose message is the reason and whose text is the expected
+/// and got lines; skipped cases and expected failures are `<skipped>`, the
+/// latter with a message starting `expected failure:`.
+pub fn write_junit(report: &RunReport, out: &mut dyn Write) -> io::Result<()> {
+    let total = report.tally();
+    let info = &report.implementation;
+    writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
+    writeln!(
+        out,
+        r#"<testsuites name="{}" tests="{}" failures="{}" errors="{}" skipped="{}">"#,
+        xml_escape(&format!(
+            "agentfence run: {} {} ({})",
+            info.name, info.version, info.language
+        )),
+        junit_count(report.files.iter().flat_map(|file| &file.cases), |_| true),
+        junit_count(report.files.iter().flat_map(|file| &file.cases), |v| {
+            matches!(v, Verdict::Failed { .. })
+        }),
+        junit_count(report.files.iter().flat_map(|file| &file.cases), |v| {
+            matches!(v, Verdict::Errored { .. })
+        }),
+        total.skipped + total.expected_failures,
+    )?;
+    for file in &report.files {
+        let tally = file.tally();
+        writeln!(
+            out,
+            r#"  <testsuite name="{}" tests="{}" failures="{}" errors="{}" skipped="{}">"#,
+            xml_escape(&format!(
+                "{} {} [{}]",
+                file.suite, file.version, file.source
+            )),
+            file.cases.len(),
+            junit_count(&file.cases, |v| matches!(v, Verdict::Failed { .. })),
+            junit_count(&file.cases, |v| matches!(v, Verdict::Errored { .. })),
+            tally.skipped + tally.expected_failures,
+        )?;
+        for case in &file.cases {
+            let open = format!(
+                r#"    <testcase name="{}" classname="{}""#,
+                xml_escape(&case.id),
+                xml_escape(&format!("{}.{}", file.suite, case.op)),
+            );
+            let detail = || -> io::Result<String> {
+                let mut text = Vec::new();
+                write_expected_and_got(case, &mut text)?;
+                Ok(String::from_utf8_lossy(&text).into_owned())
+            };
+            match &case.verdict {
+                Verdict::Passed => writeln!(out, "{open}/>")?,
+                Verdict::Failed { reason } | Verdict::Errored { reason } => {
+                    let element = if matches!(case.verdict, Verdict::Failed { .. }) {
+                        "failure"
+                    } else {
+                        "error"
+                    };
+                    writeln!(out, "{open}>")?;
+                    writeln!(
+                        out,
+                        r#"      <{element} message="{}">{}</{element}>"#,
+                        xml_escape(reason),
+                        xml_escape(&detail()?)
+                    )?;
+                    writeln!(out, "    </testcase>")?;
+                }
+                Verdict::Skipped { reason } => {
+                    writeln!(out, "{open}>")?;
+                    writeln!(out, r#"      <skipped message="{}"/>"#, xml_escape(reason))?;
+                    writeln!(out, "    </testcase>")?;
+                }
+                Verdict::ExpectedFailure { reason } => {
+                    writeln!(out, "{open}>")?;
+                    writeln!(
+                        out,
+                        r#"      <skipped message="{}">{}</skipped>"#,
+                        xml_escape(&format!("expected failure: {reason}")),
+                        xml_escape(&detail()?)
+                    )?;
+                    writeln!(out, "    </testcase>")?;
+                }
+            }
+        }
+        writeln!(out, "  </testsuite>")?;
+    }
+    writeln!(out, "</testsuites>")
+}
+
+fn junit_count<'a>(
+    cases: impl IntoIterator<Item = &'a CaseReport>,
+    counts: impl Fn(&Verdict) -> bool,
+) -> usize {
+    cases
+        .into_iter()
+        .filter(|case| counts(&case.verdict))
+        .count()
+}
+
+/// Escapes text for an XML 1.0 attribute value or element content. Markup
+/// characters become entities, tab / newline / carriage return become
+/// character references (so attribute values keep them), and characters
+/// XML 1.0 forbids (other C0 controls, U+FFFE, U+FFFF) become `\u{..}`
+/// text, since not even a character reference may name them.
+pub fn xml_escape(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => escaped.push_str("&amp;"),
+            '<' => escaped.push_str("&lt;"),
+            '>' => escaped.push_str("&gt;"),
+            '"' => escaped.push_str("&quot;"),
+            '\'' => escaped.push_str("&apos;"),
+            '\t' => escaped.push_str("&#9;"),
+            '\n' => escaped.push_str("&#10;"),
+            '\r' => escaped.push_str("&#13;"),
+            '\u{0}'..='\u{1f}' | '\u{fffe}' | '\u{ffff}' => {
+                escaped.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+            }
+            c => escaped.push(c),
+        }
+    }
+    escaped
 }
 
 #[cfg(test)]
@@ -247,6 +412,20 @@ mod tests {
             Verdict::Skipped { reason: "r".into() },
         ]);
         assert!(text(&skipping, 10).ends_with("\n1 passed, 0 failed, 1 skipped\n"));
+        let expecting = report(vec![
+            Verdict::Passed,
+            Verdict::Skipped { reason: "r".into() },
+            Verdict::ExpectedFailure { reason: "r".into() },
+        ]);
+        let shown = text(&expecting, 10);
+        assert!(
+            shown.ends_with("\n1 passed, 0 failed, 1 skipped, 1 expected failures\n"),
+            "{shown}"
+        );
+        assert!(
+            !shown.contains("XFAIL"),
+            "expected failures are not listed: {shown}"
+        );
     }
 
     #[test]
@@ -298,5 +477,45 @@ mod tests {
         assert_eq!(case["result"], "valid");
         assert_eq!(case["verdict"]["status"], "failed");
         assert_eq!(case["answer"]["replied"]["skipped"]["reason"], "r");
+    }
+
+    #[test]
+    fn xml_escape_handles_markup_and_forbidden_characters() {
+        assert_eq!(
+            xml_escape("a<b>&\"c'\n\u{0}\u{1b}\u{fffe}é"),
+            "a&lt;b&gt;&amp;&quot;c&apos;&#10;\\u{0}\\u{1b}\\u{fffe}é"
+        );
+    }
+
+    #[test]
+    fn junit_lists_each_verdict() {
+        let run = report(vec![
+            Verdict::Passed,
+            Verdict::Failed {
+                reason: "<differs> & \"why\"".into(),
+            },
+            Verdict::Errored {
+                reason: "crash".into(),
+            },
+            Verdict::Skipped { reason: "r".into() },
+            Verdict::ExpectedFailure { reason: "x".into() },
+        ]);
+        let mut out = Vec::new();
+        write_junit(&run, &mut out).expect("writing to a Vec cannot fail");
+        let xml = String::from_utf8(out).expect("UTF-8");
+        assert!(
+            xml.contains(r#"tests="5" failures="1" errors="1" skipped="2""#),
+            "{xml}"
+        );
+        assert!(
+            xml.contains(r#"<failure message="&lt;differs&gt; &amp; &quot;why&quot;">"#),
+            "{xml}"
+        );
+        assert!(xml.contains(r#"<error message="crash">"#), "{xml}");
+        assert!(
+            xml.contains(r#"<skipped message="expected failure: x">"#),
+            "{xml}"
+        );
+        assert!(xml.trim_end().ends_with("</testsuites>"), "{xml}");
     }
 }

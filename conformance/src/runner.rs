@@ -6,6 +6,7 @@
 //! Filtering and post-processing (skip and expected-failure lists, id
 //! globs) belong in [`Selection`] and on the returned [`RunReport`].
 
+use crate::case_list::{CaseList, glob_matches};
 use crate::outcome::{Answer, Verdict, judge};
 use crate::protocol::{CaseOutcome, ImplementationInfo, SkipReason};
 use crate::report::{CaseReport, FileReport, RunReport};
@@ -30,11 +31,19 @@ pub trait Implementation {
     fn finish(&mut self) {}
 }
 
-/// Which cases a run covers.
+/// Which cases a run covers, and which of them are skipped or expected to
+/// fail.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Selection {
     /// Only files of this suite.
     pub suite: Option<String>,
+    /// Only cases whose id matches one of these globs (all when empty).
+    pub ids: Vec<String>,
+    /// Cases reported as skipped without being sent.
+    pub skip: Vec<CaseList>,
+    /// Cases that are run and must fail: a failure counts as an expected
+    /// failure, a pass as a failure.
+    pub xfail: Vec<CaseList>,
 }
 
 impl Selection {
@@ -42,8 +51,56 @@ impl Selection {
         self.suite.as_ref().is_none_or(|suite| *suite == file.suite)
     }
 
-    pub fn includes_case(&self, _file: &VectorFile, _case: &Case) -> bool {
-        true
+    pub fn includes_case(&self, _file: &VectorFile, case: &Case) -> bool {
+        self.ids.is_empty() || self.ids.iter().any(|glob| glob_matches(glob, &case.id))
+    }
+
+    /// Why `case` is skipped by a skip list (the first matching line).
+    fn skip_reason(&self, case: &Case) -> Option<String> {
+        self.skip.iter().find_map(|list| {
+            list.matching(&case.id)
+                .map(|entry| format!("listed in {}", list.locate(entry)))
+        })
+    }
+
+    fn is_expected_to_fail(&self, case: &Case) -> bool {
+        self.xfail
+            .iter()
+            .any(|list| list.matching(&case.id).is_some())
+    }
+
+    /// Lines of the skip and xfail lists, and `--id` globs, that match no
+    /// case of `vectors` (all loaded files, whatever the suite filter).
+    pub fn stale(&self, vectors: &VectorSet) -> Vec<String> {
+        let ids: Vec<&str> = vectors.cases().map(|(_, case)| case.id.as_str()).collect();
+        let mut problems: Vec<String> = self
+            .skip
+            .iter()
+            .chain(&self.xfail)
+            .flat_map(|list| list.stale(ids.iter().copied()))
+            .map(|stale| stale.to_string())
+            .collect();
+        problems.extend(
+            self.ids
+                .iter()
+                .filter(|glob| !ids.iter().any(|id| glob_matches(glob, id)))
+                .map(|glob| format!("--id {glob:?} matches no case")),
+        );
+        problems
+    }
+}
+
+/// Applies an expected-failure list entry to a verdict: a failure becomes
+/// expected, a pass becomes a failure, a skip stays a skip.
+fn expect_failure(verdict: Verdict) -> Verdict {
+    match verdict {
+        Verdict::Passed => Verdict::Failed {
+            reason: "expected to fail but passed: remove it from the xfail list".into(),
+        },
+        Verdict::Failed { reason } | Verdict::Errored { reason } => {
+            Verdict::ExpectedFailure { reason }
+        }
+        other => other,
     }
 }
 
@@ -65,6 +122,10 @@ pub fn run(
             .iter()
             .filter(|case| selection.includes_case(file, case))
             .collect();
+        if cases.is_empty() && !file.cases.is_empty() {
+            // Every case left out by `--id`: the file is not part of the run.
+            continue;
+        }
         let setup = match registry.find(&file.suite) {
             Some(suite) => implementation.begin_file(file).map(|()| suite),
             None => Err(format!("the runner has no suite {:?}", file.suite)),
@@ -72,6 +133,12 @@ pub fn run(
         let reports = cases
             .into_iter()
             .map(|case| {
+                if let Some(reason) = selection.skip_reason(case) {
+                    let answer = Answer::Replied(CaseOutcome::Skipped(SkipReason {
+                        reason: reason.clone(),
+                    }));
+                    return CaseReport::new(case, answer, Verdict::Skipped { reason });
+                }
                 let (answer, verdict) = match &setup {
                     Err(reason) => {
                         let answer = Answer::Broken {
@@ -95,6 +162,11 @@ pub fn run(
                         let verdict = judge(*suite, case, &answer);
                         (answer, verdict)
                     }
+                };
+                let verdict = if selection.is_expected_to_fail(case) {
+                    expect_failure(verdict)
+                } else {
+                    verdict
                 };
                 CaseReport::new(case, answer, verdict)
             })
@@ -244,6 +316,7 @@ mod tests {
     fn suite_selection_leaves_out_other_files() {
         let selection = Selection {
             suite: Some("chat".into()),
+            ..Selection::default()
         };
         let report = run(
             &vectors(),
@@ -252,5 +325,77 @@ mod tests {
             &selection,
         );
         assert!(report.files.is_empty());
+    }
+
+    fn list(text: &str) -> CaseList {
+        CaseList::parse("list.txt", text)
+    }
+
+    #[test]
+    fn skip_list_skips_without_sending() {
+        let selection = Selection {
+            skip: vec![list("template-0002\n")],
+            ..Selection::default()
+        };
+        let report = run(
+            &vectors(),
+            &SuiteRegistry::standard(),
+            &mut stub(),
+            &selection,
+        );
+        let tally = report.tally();
+        assert_eq!((tally.passed, tally.failed, tally.skipped), (1, 0, 1));
+        assert_eq!(
+            report.case("template-0002").map(|case| &case.verdict),
+            Some(&Verdict::Skipped {
+                reason: "listed in list.txt:1".into()
+            })
+        );
+    }
+
+    #[test]
+    fn xfail_turns_failures_into_expected_and_passes_into_failures() {
+        let selection = Selection {
+            xfail: vec![list("template-000*\n")],
+            ..Selection::default()
+        };
+        let report = run(
+            &vectors(),
+            &SuiteRegistry::standard(),
+            &mut stub(),
+            &selection,
+        );
+        let tally = report.tally();
+        assert_eq!(
+            (tally.passed, tally.failed, tally.expected_failures),
+            (0, 1, 1)
+        );
+        assert_eq!(
+            report.case("template-0001").map(|case| &case.verdict),
+            Some(&Verdict::Failed {
+                reason: "expected to fail but passed: remove it from the xfail list".into()
+            })
+        );
+    }
+
+    #[test]
+    fn id_globs_select_cases_and_stale_entries_are_found() {
+        let selection = Selection {
+            ids: vec!["*-0002".into()],
+            skip: vec![list("template-0001\nnothing-*\n")],
+            ..Selection::default()
+        };
+        let report = run(
+            &vectors(),
+            &SuiteRegistry::standard(),
+            &mut stub(),
+            &selection,
+        );
+        assert_eq!(report.files[0].cases.len(), 1);
+        assert_eq!(report.files[0].cases[0].id, "template-0002");
+        assert_eq!(
+            selection.stale(&vectors()),
+            vec!["list.txt:2: \"nothing-*\" matches no case; remove the line".to_string()]
+        );
     }
 }

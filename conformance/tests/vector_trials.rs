@@ -58,7 +58,9 @@ fn main() {
                     Verdict::Skipped { reason } => {
                         Err(format!("the reference skipped the case: {reason}").into())
                     }
-                    Verdict::Failed { .. } | Verdict::Errored { .. } => {
+                    Verdict::Failed { .. }
+                    | Verdict::Errored { .. }
+                    | Verdict::ExpectedFailure { .. } => {
                         let report = CaseReport::new(&case, answer, verdict);
                         let mut text = Vec::new();
                         agentfence_conformance::report::write_case(&report, &mut text)

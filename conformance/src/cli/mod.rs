@@ -60,6 +60,25 @@ pub struct RunArgs {
     /// Only the vector files of this suite.
     #[arg(long, value_name = "NAME")]
     pub suite: Option<String>,
+    /// Only cases whose id matches this glob (`*`, `?`). Repeatable: a
+    /// case matching any of them runs.
+    #[arg(long = "id", value_name = "GLOB")]
+    pub ids: Vec<String>,
+    /// Skip the cases listed in FILE: one id or glob per line, `#`
+    /// comments. A line matching no case is an error. Repeatable.
+    #[arg(long = "skip", value_name = "FILE")]
+    pub skip: Vec<PathBuf>,
+    /// Run the cases listed in FILE (same format as --skip) and expect them
+    /// to fail: a failure is an expected failure, a pass fails the run.
+    /// Repeatable.
+    #[arg(long = "xfail", value_name = "FILE")]
+    pub xfail: Vec<PathBuf>,
+    /// Also write the report as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+    /// Also write the report as JUnit XML to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
     /// Seconds a port may take to answer one case.
     #[arg(long, value_name = "SECS", default_value = "5", value_parser = parse_timeout)]
     pub timeout: Duration,

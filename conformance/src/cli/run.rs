@@ -1,12 +1,16 @@
-//! `agentfence run`: load, lint, run, report.
+//! `agentfence run`: load, lint, select, run, report.
 
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::Path;
 use std::process::ExitCode;
 
 use super::{EXIT_FAILURE, EXIT_USAGE, RunArgs};
+use crate::case_list::CaseList;
 use crate::lint::lint;
 use crate::port_process::PortProcess;
 use crate::reference::ReferenceImplementation;
-use crate::report::write_text;
+use crate::report::{RunReport, write_json, write_junit, write_text};
 use crate::runner::{Implementation, Selection, run};
 use crate::suites::SuiteRegistry;
 use crate::vectors::VectorSet;
@@ -22,8 +26,12 @@ pub fn run_command(args: &RunArgs, registry: &SuiteRegistry) -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     };
-    let selection = Selection {
-        suite: args.suite.clone(),
+    let selection = match select(args, &vectors) {
+        Ok(selection) => selection,
+        Err(message) => {
+            eprintln!("agentfence run: {message}");
+            return ExitCode::from(EXIT_USAGE);
+        }
     };
     if !vectors
         .files
@@ -40,6 +48,15 @@ pub fn run_command(args: &RunArgs, registry: &SuiteRegistry) -> ExitCode {
             args.suite.as_deref().unwrap_or(""),
             loaded.join(", ")
         );
+        return ExitCode::from(EXIT_USAGE);
+    }
+
+    let selected = vectors
+        .cases()
+        .filter(|(file, case)| selection.includes_file(file) && selection.includes_case(file, case))
+        .count();
+    if selected == 0 {
+        eprintln!("agentfence run: --suite and --id together select no case");
         return ExitCode::from(EXIT_USAGE);
     }
 
@@ -68,11 +85,52 @@ pub fn run_command(args: &RunArgs, registry: &SuiteRegistry) -> ExitCode {
         eprintln!("agentfence run: cannot write the report: {error}");
         return ExitCode::from(EXIT_FAILURE);
     }
+    type Writer = fn(&RunReport, &mut dyn Write) -> std::io::Result<()>;
+    let machine_reports: [(&Option<std::path::PathBuf>, Writer); 2] =
+        [(&args.report, write_json), (&args.junit, write_junit)];
+    for (path, writer) in machine_reports {
+        if let Some(path) = path
+            && let Err(error) = write_file(path, &report, writer)
+        {
+            eprintln!("agentfence run: cannot write {}: {error}", path.display());
+            return ExitCode::from(EXIT_USAGE);
+        }
+    }
     if report.tally().failed > 0 {
         ExitCode::from(EXIT_FAILURE)
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// The selection of `--suite`, `--id`, `--skip` and `--xfail`; a list line
+/// or an `--id` glob that matches no loaded case is an error.
+fn select(args: &RunArgs, vectors: &VectorSet) -> Result<Selection, String> {
+    let read = |paths: &[std::path::PathBuf]| -> Result<Vec<CaseList>, String> {
+        paths.iter().map(|path| CaseList::read(path)).collect()
+    };
+    let selection = Selection {
+        suite: args.suite.clone(),
+        ids: args.ids.clone(),
+        skip: read(&args.skip)?,
+        xfail: read(&args.xfail)?,
+    };
+    let stale = selection.stale(vectors);
+    if stale.is_empty() {
+        Ok(selection)
+    } else {
+        Err(stale.join("\n"))
+    }
+}
+
+fn write_file(
+    path: &Path,
+    report: &RunReport,
+    writer: fn(&RunReport, &mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let mut out = BufWriter::new(File::create(path)?);
+    writer(report, &mut out)?;
+    out.flush()
 }
 
 /// The embedded vectors plus `--vectors`, checked by the lint rules.
