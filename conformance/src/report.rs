@@ -237,38 +237,26 @@ pub fn write_json(report: &RunReport, out: &mut dyn Write) -> io::Result<()> {
 /// and got lines; skipped cases and expected failures are `<skipped>`, the
 /// latter with a message starting `expected failure:`.
 pub fn write_junit(report: &RunReport, out: &mut dyn Write) -> io::Result<()> {
-    let total = report.tally();
     let info = &report.implementation;
     writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
     writeln!(
         out,
-        r#"<testsuites name="{}" tests="{}" failures="{}" errors="{}" skipped="{}">"#,
+        r#"<testsuites name="{}" {}>"#,
         xml_escape(&format!(
             "agentfence run: {} {} ({})",
             info.name, info.version, info.language
         )),
-        junit_count(report.files.iter().flat_map(|file| &file.cases), |_| true),
-        junit_count(report.files.iter().flat_map(|file| &file.cases), |v| {
-            matches!(v, Verdict::Failed { .. })
-        }),
-        junit_count(report.files.iter().flat_map(|file| &file.cases), |v| {
-            matches!(v, Verdict::Errored { .. })
-        }),
-        total.skipped + total.expected_failures,
+        JunitCounts::of(report.files.iter().flat_map(|file| &file.cases)).attributes(),
     )?;
     for file in &report.files {
-        let tally = file.tally();
         writeln!(
             out,
-            r#"  <testsuite name="{}" tests="{}" failures="{}" errors="{}" skipped="{}">"#,
+            r#"  <testsuite name="{}" {}>"#,
             xml_escape(&format!(
                 "{} {} [{}]",
                 file.suite, file.version, file.source
             )),
-            file.cases.len(),
-            junit_count(&file.cases, |v| matches!(v, Verdict::Failed { .. })),
-            junit_count(&file.cases, |v| matches!(v, Verdict::Errored { .. })),
-            tally.skipped + tally.expected_failures,
+            JunitCounts::of(&file.cases).attributes(),
         )?;
         for case in &file.cases {
             let open = format!(
@@ -320,14 +308,42 @@ pub fn write_junit(report: &RunReport, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "</testsuites>")
 }
 
-fn junit_count<'a>(
-    cases: impl IntoIterator<Item = &'a CaseReport>,
-    counts: impl Fn(&Verdict) -> bool,
-) -> usize {
-    cases
-        .into_iter()
-        .filter(|case| counts(&case.verdict))
-        .count()
+/// What a `<testsuites>` or `<testsuite>` element counts. JUnit keeps
+/// failures and errors apart, which [`Tally`] does not, and has no expected
+/// failure: those are written as skipped.
+struct JunitCounts {
+    tests: usize,
+    failures: usize,
+    errors: usize,
+    skipped: usize,
+}
+
+impl JunitCounts {
+    fn of<'a>(cases: impl IntoIterator<Item = &'a CaseReport>) -> JunitCounts {
+        let mut counts = JunitCounts {
+            tests: 0,
+            failures: 0,
+            errors: 0,
+            skipped: 0,
+        };
+        for case in cases {
+            counts.tests += 1;
+            match case.verdict {
+                Verdict::Passed => {}
+                Verdict::Failed { .. } => counts.failures += 1,
+                Verdict::Errored { .. } => counts.errors += 1,
+                Verdict::Skipped { .. } | Verdict::ExpectedFailure { .. } => counts.skipped += 1,
+            }
+        }
+        counts
+    }
+
+    fn attributes(&self) -> String {
+        format!(
+            r#"tests="{}" failures="{}" errors="{}" skipped="{}""#,
+            self.tests, self.failures, self.errors, self.skipped
+        )
+    }
 }
 
 /// Escapes text for an XML 1.0 attribute value or element content. Markup
