@@ -318,13 +318,18 @@ mod tests {
             suite: Some("chat".into()),
             ..Selection::default()
         };
-        let report = run(
+        let report = run_stub(&selection);
+        assert!(report.files.is_empty());
+    }
+
+    /// The test vectors run against a fresh stub under `selection`.
+    fn run_stub(selection: &Selection) -> RunReport {
+        run(
             &vectors(),
             &SuiteRegistry::standard(),
             &mut stub(),
-            &selection,
-        );
-        assert!(report.files.is_empty());
+            selection,
+        )
     }
 
     fn list(text: &str) -> CaseList {
@@ -337,12 +342,7 @@ mod tests {
             skip: vec![list("template-0002\n")],
             ..Selection::default()
         };
-        let report = run(
-            &vectors(),
-            &SuiteRegistry::standard(),
-            &mut stub(),
-            &selection,
-        );
+        let report = run_stub(&selection);
         let tally = report.tally();
         assert_eq!((tally.passed, tally.failed, tally.skipped), (1, 0, 1));
         assert_eq!(
@@ -359,12 +359,7 @@ mod tests {
             xfail: vec![list("template-000*\n")],
             ..Selection::default()
         };
-        let report = run(
-            &vectors(),
-            &SuiteRegistry::standard(),
-            &mut stub(),
-            &selection,
-        );
+        let report = run_stub(&selection);
         let tally = report.tally();
         assert_eq!(
             (tally.passed, tally.failed, tally.expected_failures),
@@ -385,12 +380,7 @@ mod tests {
             skip: vec![list("template-0001\nnothing-*\n")],
             ..Selection::default()
         };
-        let report = run(
-            &vectors(),
-            &SuiteRegistry::standard(),
-            &mut stub(),
-            &selection,
-        );
+        let report = run_stub(&selection);
         assert_eq!(report.files[0].cases.len(), 1);
         assert_eq!(report.files[0].cases[0].id, "template-0002");
         assert_eq!(
