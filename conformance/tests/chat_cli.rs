@@ -8,7 +8,8 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::{Value, json};
 
-const BIN: &str = env!("CARGO_BIN_EXE_agentfence");
+mod common;
+use common::{BIN, text};
 
 fn chat(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(BIN)
@@ -23,10 +24,6 @@ fn chat(args: &[&str], stdin: &[u8]) -> Output {
     // A usage error may exit before reading; a broken pipe is then expected.
     let _ = child.stdin.take().expect("stdin is piped").write_all(stdin);
     child.wait_with_output().expect("agentfence exits")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// The one JSON line on stdout.

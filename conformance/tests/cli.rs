@@ -10,16 +10,8 @@ use agentfence_conformance::suites::SuiteRegistry;
 use agentfence_conformance::vectors::VectorSet;
 use serde_json::{Value, json};
 
-const BIN: &str = env!("CARGO_BIN_EXE_agentfence");
-
-fn agentfence(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        // Not the crate directory: the vectors must come from the binary.
-        .current_dir(std::env::temp_dir())
-        .output()
-        .expect("the agentfence binary runs")
-}
+mod common;
+use common::{BIN, agentfence, shell_quote, text, wrong_vector};
 
 fn agentfence_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(BIN)
@@ -38,19 +30,11 @@ fn agentfence_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
     child.wait_with_output().expect("agentfence exits")
 }
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
 fn embedded_case_count() -> usize {
     VectorSet::embedded(&SuiteRegistry::standard())
         .expect("the embedded vectors load")
         .cases()
         .count()
-}
-
-fn shell_quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
 }
 
 #[test]
@@ -83,33 +67,12 @@ fn whole_suite_passes_in_process() {
     );
 }
 
-/// A vector whose expectation the reference does not meet.
-fn wrong_vector() -> Value {
-    json!({
-        "$schema": "../schema/template.schema.json",
-        "suite": "template",
-        "version": "1.0.0",
-        "description": "A deliberately wrong vector.",
-        "vocabulary": "vocabulary/template-v1.txt",
-        "notes": {},
-        "cases": [{
-            // Far above any real id, so it cannot collide with the shipped ones.
-            "id": "template-9999",
-            "description": "expects a template no message yields",
-            "flags": [],
-            "op": "template",
-            "input": {"message": "file not found"},
-            "result": "valid",
-            "expected": {"kind": "timeout", "template": "this is wrong"}
-        }]
-    })
-}
-
 #[test]
 fn wrong_vector_fails_the_run() {
     let dir = tempfile::tempdir().expect("a temp dir");
     let path = dir.path().join("wrong.json");
-    std::fs::write(&path, wrong_vector().to_string()).expect("the temp file is written");
+    std::fs::write(&path, wrong_vector("this is wrong").to_string())
+        .expect("the temp file is written");
     let output = agentfence(&["run", "--vectors", &path.to_string_lossy()]);
     let stdout = text(&output.stdout);
     assert_eq!(output.status.code(), Some(1), "{stdout}");
@@ -127,7 +90,7 @@ fn wrong_vector_fails_the_run() {
 fn malformed_vector_is_a_load_error_naming_file_and_case() {
     let dir = tempfile::tempdir().expect("a temp dir");
     let path = dir.path().join("malformed.json");
-    let mut vector = wrong_vector();
+    let mut vector = wrong_vector("this is wrong");
     vector["cases"][0]
         .as_object_mut()
         .expect("the case is an object")
@@ -151,7 +114,7 @@ fn reused_id_is_a_lint_error() {
         .next()
         .map(|(_, case)| case.id.clone())
         .expect("at least one shipped case");
-    let mut vector = wrong_vector();
+    let mut vector = wrong_vector("this is wrong");
     vector["cases"][0]["id"] = json!(shipped);
     std::fs::write(&path, vector.to_string()).expect("the temp file is written");
     let output = agentfence(&["run", "--vectors", &path.to_string_lossy()]);
@@ -253,8 +216,11 @@ fn vectors_directory_replaces_embedded_files_of_the_same_name() {
     let dir = tempfile::tempdir().expect("a temp dir");
     // A template.json on disk stands in for the embedded one entirely; the
     // other suites' files are left out so the tally is the template one's.
-    std::fs::write(dir.path().join("template.json"), wrong_vector().to_string())
-        .expect("the temp file is written");
+    std::fs::write(
+        dir.path().join("template.json"),
+        wrong_vector("this is wrong").to_string(),
+    )
+    .expect("the temp file is written");
     let output = agentfence(&[
         "run",
         "--suite",

@@ -22,6 +22,9 @@ use agentfence_conformance::report::RunReport;
 use agentfence_conformance::runner::{Selection, run};
 use agentfence_conformance::suites::SuiteRegistry;
 use agentfence_conformance::vectors::VectorSet;
+
+mod common;
+use common::shell_quote;
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::Value;
 
@@ -141,10 +144,6 @@ fn fake_port_command(faults: &[(&str, &str)]) -> String {
     command.push(' ');
     command.push_str(&shell_quote(&exe.to_string_lossy()));
     command
-}
-
-fn shell_quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
 }
 
 fn template_vectors(registry: &SuiteRegistry) -> Result<VectorSet, Failed> {

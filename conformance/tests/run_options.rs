@@ -3,26 +3,15 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use agentfence_conformance::case_list::glob_matches;
 use agentfence_conformance::suites::SuiteRegistry;
 use agentfence_conformance::vectors::VectorSet;
 use serde_json::{Value, json};
 
-const BIN: &str = env!("CARGO_BIN_EXE_agentfence");
-
-fn agentfence(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .current_dir(std::env::temp_dir())
-        .output()
-        .expect("the agentfence binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+mod common;
+use common::{agentfence, text};
 
 fn closing_line(output: &Output) -> String {
     text(&output.stdout)
@@ -55,23 +44,7 @@ fn arg(path: &Path) -> String {
 /// A vector file with one case the reference fails; its expected template
 /// holds XML markup so that the JUnit file must escape it.
 fn wrong_vector(dir: &Path) -> PathBuf {
-    let vector = json!({
-        "$schema": "../schema/template.schema.json",
-        "suite": "template",
-        "version": "1.0.0",
-        "description": "A deliberately wrong vector.",
-        "vocabulary": "vocabulary/template-v1.txt",
-        "notes": {},
-        "cases": [{
-            "id": "template-9999",
-            "description": "expects a template no message yields",
-            "flags": [],
-            "op": "template",
-            "input": {"message": "file not found"},
-            "result": "valid",
-            "expected": {"kind": "timeout", "template": "<wrong> & \"quoted\" ]]> \u{1}"}
-        }]
-    });
+    let vector = common::wrong_vector("<wrong> & \"quoted\" ]]> \u{1}");
     write(dir, "wrong.json", &vector.to_string())
 }
 
