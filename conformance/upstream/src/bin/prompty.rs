@@ -8,7 +8,7 @@
 //!   its own nonce; the adapter writes the case's nonce in its place, so the
 //!   output can be compared.
 //! - `chat_flow` is pre-render (nonce replaced as above), `{{name}}`
-//!   substitution with the values, then the strict parse: the flow as it
+//!   substitution with the values (the reference's renderer), then the strict parse: the flow as it
 //!   would run if prompty's pipeline validated (in 2.1.0 it never does,
 //!   which makes every forged marker pass there).
 
@@ -69,37 +69,6 @@ fn pre_render(template: &str, nonce: &str) -> Option<String> {
     Some(prepared.replace(drawn, nonce))
 }
 
-/// `{{ name }}` replaced by its value, once, as the reference's renderer.
-fn substitute(template: &str, values: &BTreeMap<String, String>) -> Result<String, String> {
-    let mut out = String::new();
-    let mut rest = template;
-    while let Some(open) = rest.find("{{") {
-        let after = &rest[open + 2..];
-        let Some(close) = after.find("}}") else { break };
-        let name = after[..close].trim_matches([' ', '\t']);
-        match values.get(name) {
-            Some(value) => {
-                out.push_str(&rest[..open]);
-                out.push_str(value);
-                rest = &after[close + 2..];
-            }
-            None if !name.is_empty()
-                && name
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.') =>
-            {
-                return Err(name.to_string());
-            }
-            None => {
-                out.push_str(&rest[..open + 2]);
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    Ok(out)
-}
-
 fn main() -> std::io::Result<()> {
     let implementation = Implementation {
         name: "prompty",
@@ -147,11 +116,13 @@ fn main() -> std::io::Result<()> {
             let Some(prepared) = pre_render(template, nonce) else {
                 return Answer::Skipped("pre_render returned nothing".into());
             };
-            match substitute(&prepared, &values) {
+            // The reference's own renderer: the flow differs from the
+            // reference's only in prompty's pre-render and parse.
+            match agentfence::chat::render(&prepared, &values) {
                 Ok(rendered) => strict_parse(&rendered, nonce),
-                Err(name) => Answer::Error {
-                    kind: "unknown_variable".into(),
-                    message: format!("no value for {name}"),
+                Err(error) => Answer::Error {
+                    kind: error.kind().into(),
+                    message: error.to_string(),
                 },
             }
         }
