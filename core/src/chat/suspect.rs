@@ -86,12 +86,15 @@ pub(crate) fn reads_as_marker(line: &str) -> bool {
     // blank or nothing for another (`system\u{2028}:`), so the line is read
     // the way each kind of reader splits lines; a break it does not split
     // on is blank (or, for a control, nothing) to it.
-    READERS.iter().any(|splits| {
-        line.split(splits).any(|segment| {
-            reads_as_marker_as_written(segment, Tags::Dropped)
-                || (has_tag(segment) && reads_as_marker_as_written(segment, Tags::AsAscii))
-        })
-    })
+    let reads = |segment: &str| {
+        reads_as_marker_as_written(segment, Tags::Dropped)
+            || (has_tag(segment) && reads_as_marker_as_written(segment, Tags::AsAscii))
+    };
+    // Without such a break every reader sees the same one line: read it once.
+    if !line.contains(is_line_break_but_lf) {
+        return reads(line);
+    }
+    READERS.iter().any(|splits| line.split(splits).any(reads))
 }
 
 /// The line breaks (besides `\n`) each kind of reader splits lines on:
