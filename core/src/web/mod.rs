@@ -1,0 +1,204 @@
+//! Web sanitize: a fetched page, stripped of prompt-injection markers and
+//! wrapped in an `<untrusted_content>` envelope it cannot escape, with an
+//! audit row that never holds the raw body.
+//!
+//! Guarantees:
+//! - [`fetch`]: GET over `http`/`https` only; the body cap holds while the
+//!   body streams (a page never takes more memory than the cap plus one
+//!   chunk), and a body over it fails rather than being cut; every
+//!   connection, redirect hops included, goes to an address the
+//!   [`AddressPolicy`] allows, checked on the *resolved* address; URL
+//!   credentials never reach an error, the envelope or the audit row;
+//! - [`strip`]: markers are matched after normalization (entities, tags,
+//!   NFKC, invisible characters, look-alike letters, case, spacing) and
+//!   with word boundaries, then replaced on the original text; the result
+//!   holds exactly one `[STRIPPED]` per label, and stripping it again
+//!   changes nothing;
+//! - [`semantic`]: the model review fails open on every failure and says
+//!   which in [`SemanticStatus`]; it only removes text found verbatim;
+//! - [`envelope`]: the output holds exactly one opening tag, at its start,
+//!   and one closing tag, at its end, for any body, source and labels, and
+//!   [`envelope::unwrap`] gives back the body;
+//! - [`audit`]: the row is written atomically, owner-only, and never holds
+//!   the raw body.
+
+pub mod address;
+pub mod audit;
+pub mod envelope;
+pub mod fetch;
+pub mod semantic;
+pub mod strip;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+use time::OffsetDateTime;
+
+pub use address::AddressPolicy;
+pub use semantic::{SemanticConfig, SemanticStatus};
+pub use strip::{Stripped, strip};
+
+/// Largest body accepted, after content decoding (2 MiB, as upstream).
+pub const DEFAULT_MAX_BODY_BYTES: usize = 2 * 1024 * 1024;
+/// Total time for one fetch, body included.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+/// Redirect hops followed before the fetch fails.
+pub const DEFAULT_MAX_REDIRECTS: usize = 5;
+
+/// Why a fetch failed. The message never holds the body or URL
+/// credentials; [`WebError::kind`] is stable and is what vectors expect.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum WebError {
+    #[error("invalid URL: {reason}")]
+    InvalidUrl { reason: String },
+    #[error("unsupported scheme {scheme:?}: only http and https are fetched")]
+    UnsupportedScheme { scheme: String },
+    #[error("blocked address: {host} resolves to {address}, which the address policy refuses")]
+    BlockedAddress { host: String, address: String },
+    #[error("HTTP status {status}")]
+    HttpStatus { status: u16 },
+    #[error("body too large: more than {limit} bytes")]
+    BodyTooLarge { limit: usize },
+    #[error("timeout: no complete answer within {seconds:.3} s")]
+    Timeout { seconds: f64 },
+    #[error("too many redirects: more than {limit}")]
+    TooManyRedirects { limit: usize },
+    #[error("unsupported content type {content_type:?}: only text, HTML, JSON and XML are read")]
+    UnsupportedContentType { content_type: String },
+    #[error("cannot decode the body: {reason}")]
+    Decode { reason: String },
+    #[error("I/O error: {reason}")]
+    Io { reason: String },
+}
+
+impl WebError {
+    /// The stable kind: the variant's name in snake case.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            WebError::InvalidUrl { .. } => "invalid_url",
+            WebError::UnsupportedScheme { .. } => "unsupported_scheme",
+            WebError::BlockedAddress { .. } => "blocked_address",
+            WebError::HttpStatus { .. } => "http_status",
+            WebError::BodyTooLarge { .. } => "body_too_large",
+            WebError::Timeout { .. } => "timeout",
+            WebError::TooManyRedirects { .. } => "too_many_redirects",
+            WebError::UnsupportedContentType { .. } => "unsupported_content_type",
+            WebError::Decode { .. } => "decode",
+            WebError::Io { .. } => "io",
+        }
+    }
+
+    /// Every kind, in declaration order.
+    pub const KINDS: [&'static str; 10] = [
+        "invalid_url",
+        "unsupported_scheme",
+        "blocked_address",
+        "http_status",
+        "body_too_large",
+        "timeout",
+        "too_many_redirects",
+        "unsupported_content_type",
+        "decode",
+        "io",
+    ];
+}
+
+/// Where the time of a fetch comes from: the system clock, or a fixed
+/// instant so that vectors and tests are reproducible.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Clock {
+    #[default]
+    System,
+    Fixed(OffsetDateTime),
+}
+
+impl Clock {
+    pub fn now(&self) -> OffsetDateTime {
+        match self {
+            Clock::System => OffsetDateTime::now_utc(),
+            Clock::Fixed(at) => *at,
+        }
+    }
+}
+
+/// Where the id of an audit row comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum IdSource {
+    /// A random UUID v4.
+    #[default]
+    Random,
+    /// This id, for vectors and tests.
+    Fixed(String),
+}
+
+/// Everything [`fetch_and_sanitize`] reads; [`Config::new`] gives the
+/// defaults.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The audit rows go to `<home>/web_log/`.
+    pub home: PathBuf,
+    pub fetch: fetch::FetchConfig,
+    pub semantic: SemanticConfig,
+    pub clock: Clock,
+    pub id: IdSource,
+}
+
+impl Config {
+    pub fn new(home: impl Into<PathBuf>) -> Config {
+        Config {
+            home: home.into(),
+            fetch: fetch::FetchConfig::default(),
+            semantic: SemanticConfig::default(),
+            clock: Clock::System,
+            id: IdSource::Random,
+        }
+    }
+}
+
+/// One sanitize call's result, as written to the audit row.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SanitizedContent {
+    pub id: String,
+    /// The URL asked for, without credentials.
+    pub url: String,
+    /// When the fetch started, RFC 3339 UTC with `Z`.
+    pub fetched_at: String,
+    /// The envelope.
+    pub sanitized_text: String,
+    /// Labels of both layers, in order of appearance.
+    pub removed_patterns: Vec<String>,
+    /// `applied`, `skipped: no key` or `failed: <kind>`.
+    pub semantic: SemanticStatus,
+    pub log_path: PathBuf,
+}
+
+/// RFC 3339 in UTC with `Z`, whole seconds unless the instant has a
+/// fraction (then as few digits as it needs), so equal instants always
+/// give equal text.
+pub fn format_timestamp(at: OffsetDateTime) -> String {
+    let at = at.to_offset(time::UtcOffset::UTC);
+    let mut out = format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}",
+        at.year(),
+        u8::from(at.month()),
+        at.day(),
+        at.hour(),
+        at.minute(),
+        at.second()
+    );
+    let nanos = at.nanosecond();
+    if nanos != 0 {
+        let fraction = format!("{nanos:09}");
+        out.push('.');
+        out.push_str(fraction.trim_end_matches('0'));
+    }
+    out.push('Z');
+    out
+}
+
+/// Reads an RFC 3339 timestamp (any offset).
+pub fn parse_timestamp(text: &str) -> Result<OffsetDateTime, time::error::Parse> {
+    OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339)
+}
