@@ -14,3 +14,4 @@ mod char_class;
 pub mod chat;
 pub mod fuzzing;
 pub mod template;
+pub mod web;

@@ -1,0 +1,1 @@
+//! The audit row of one sanitize call.

@@ -1,0 +1,1 @@
+//! The `<untrusted_content>` envelope.
