@@ -61,8 +61,8 @@ pub enum WebError {
     HttpStatus { status: u16 },
     #[error("body too large: more than {limit} bytes")]
     BodyTooLarge { limit: usize },
-    #[error("timeout: no complete answer within {seconds:.3} s")]
-    Timeout { seconds: f64 },
+    #[error("timeout: no complete answer within {millis} ms")]
+    Timeout { millis: u128 },
     #[error("too many redirects: more than {limit}")]
     TooManyRedirects { limit: usize },
     #[error("unsupported content type {content_type:?}: only text, HTML, JSON and XML are read")]
