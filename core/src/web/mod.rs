@@ -24,6 +24,7 @@
 
 pub mod address;
 pub mod audit;
+mod entity;
 pub mod envelope;
 pub mod fetch;
 pub mod semantic;
