@@ -203,3 +203,69 @@ pub fn format_timestamp(at: OffsetDateTime) -> String {
 pub fn parse_timestamp(text: &str) -> Result<OffsetDateTime, time::error::Parse> {
     OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339)
 }
+
+/// Fetches `url`, strips and reviews the body, wraps it in the envelope
+/// and writes the audit row under `<home>/web_log/`.
+///
+/// Fails with the fetch's error kind, or `io` when the audit row cannot
+/// be written (a sanitize call that leaves no audit trail does not
+/// return content). The semantic review never fails the call: its
+/// outcome is in [`SanitizedContent::semantic`]. The raw body is never
+/// written anywhere: only the envelope, built from the stripped and
+/// reviewed text, reaches the row.
+pub async fn fetch_and_sanitize(config: &Config, url: &str) -> Result<SanitizedContent, WebError> {
+    // Taken before the fetch: the row says when the page was read, which
+    // is before it was sanitized (upstream took it after).
+    let fetched_at = config.clock.now();
+    let page = fetch::get(&config.fetch, url).await?;
+    let stripped = strip(&page.text);
+    // The raw body goes no further than the strip layer.
+    drop(page);
+    let review = semantic::review(&config.semantic, &stripped.text).await;
+    let mut removed_patterns = stripped.removed_patterns;
+    removed_patterns.extend(review.removed_patterns);
+    let sanitized_at = format_timestamp(config.clock.now());
+    // The source is the URL asked for, not the final one after redirects:
+    // the final URL comes from `Location` headers the fetched server
+    // chooses, so naming it would let a page pick the source the reader
+    // sees (and it could differ run to run); the requested URL is what the
+    // caller can check, and it is the row's `url` too. Redacted even
+    // though `fetch::get` refuses credentials, so that nothing here
+    // depends on that.
+    let src = fetch::redact(url);
+    let sanitized_text = envelope::envelope(&src, &sanitized_at, &removed_patterns, &review.text);
+    let id = match &config.id {
+        IdSource::Random => random_uuid()?,
+        IdSource::Fixed(id) => id.clone(),
+    };
+    let mut content = SanitizedContent {
+        id,
+        url: src,
+        fetched_at: format_timestamp(fetched_at),
+        sanitized_text,
+        removed_patterns,
+        semantic: review.status,
+        log_path: PathBuf::new(),
+    };
+    audit::write_row(&config.home, &mut content, fetched_at)?;
+    Ok(content)
+}
+
+/// A random UUID v4 (RFC 9562), lowercase, hyphenated.
+fn random_uuid() -> Result<String, WebError> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).map_err(|error| WebError::Io {
+        reason: format!("cannot get random bytes for the row id: {error}"),
+    })?;
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    Ok(format!(
+        "{}-{}-{}-{}-{}",
+        &hex[..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..]
+    ))
+}

@@ -1,0 +1,168 @@
+//! Carriers: HTML comments and hidden elements, which a reader of the page
+//! never sees but a model reading the markup does. A carrier that holds a
+//! marker is removed whole, since everything in it is the attacker's text.
+
+use std::ops::Range;
+use std::sync::LazyLock;
+
+use memchr::memmem;
+use regex::Regex;
+
+/// What hides a carrier's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CarrierKind {
+    Comment,
+    HiddenElement,
+}
+
+/// One carrier: its whole range in the original, and the range of what it
+/// carries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Carrier {
+    pub kind: CarrierKind,
+    pub range: Range<usize>,
+    pub inner: Range<usize>,
+}
+
+/// Every comment (`<!--` to `-->`, or to the end of the text as HTML reads
+/// an unclosed one).
+pub fn comments(text: &str) -> Vec<Carrier> {
+    let mut found = Vec::new();
+    let mut at = 0;
+    while let Some(offset) = memmem::find(&text.as_bytes()[at..], b"<!--") {
+        let start = at + offset;
+        let inner_start = start + 4;
+        let (inner_end, end) = match memmem::find(&text.as_bytes()[inner_start..], b"-->") {
+            Some(offset) => (inner_start + offset, inner_start + offset + 3),
+            None => (text.len(), text.len()),
+        };
+        found.push(Carrier {
+            kind: CarrierKind::Comment,
+            range: start..end,
+            inner: inner_start..inner_end,
+        });
+        at = end;
+    }
+    found
+}
+
+/// An opening tag with its attributes.
+static OPENING_TAG: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"<([A-Za-z][A-Za-z0-9]{0,15})((?:\s[^<>]{0,2048})?)>")
+        .expect("the opening-tag pattern is a valid regex")
+});
+
+/// Attributes that hide an element: the `hidden` attribute or class,
+/// `aria-hidden`, and styles that show nothing (no display, no
+/// visibility, zero size or opacity, white or transparent text, far off
+/// screen).
+static HIDING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?i)(?:^|[\s"'])hidden(?:[\s"'=/]|$)|aria-hidden\s*=\s*["']?\s*true|display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)|font-size\s*:\s*0*(?:\.0+)?(?:px|pt|em|rem|%)?\s*(?:[;"'!]|$)|opacity\s*:\s*0*(?:\.0+)?\s*(?:[;"'!]|$)|(?:^|[;\s"'])color\s*:\s*(?:white|#fff(?:fff)?\b|transparent|rgba?\(\s*255\s*,\s*255\s*,\s*255)|(?:max-)?(?:height|width)\s*:\s*0(?:px)?\s*(?:[;"'!]|$)|(?:left|top|text-indent)\s*:\s*-\d{3,}"#,
+    )
+    .expect("the hiding-attribute pattern is a valid regex")
+});
+
+/// Elements without content: hiding one hides no text.
+const VOID_ELEMENTS: &[&str] = &[
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track",
+    "wbr",
+];
+
+/// Every hidden element not inside another one, to its matching closing
+/// tag (or the end of the text, as HTML closes an unclosed one).
+pub fn hidden_elements(text: &str) -> Vec<Carrier> {
+    let mut found: Vec<Carrier> = Vec::new();
+    for tag in OPENING_TAG.captures_iter(text) {
+        let (Some(whole), Some(name), Some(attributes)) = (tag.get(0), tag.get(1), tag.get(2))
+        else {
+            continue;
+        };
+        if found
+            .last()
+            .is_some_and(|last| whole.start() < last.range.end)
+        {
+            continue;
+        }
+        let name = name.as_str().to_ascii_lowercase();
+        if VOID_ELEMENTS.contains(&name.as_str())
+            || attributes.as_str().trim_end().ends_with('/')
+            || !HIDING.is_match(attributes.as_str())
+        {
+            continue;
+        }
+        let inner_start = whole.end();
+        let (inner_end, end) = closing_tag(text, inner_start, &name);
+        found.push(Carrier {
+            kind: CarrierKind::HiddenElement,
+            range: whole.start()..end,
+            inner: inner_start..inner_end,
+        });
+    }
+    found
+}
+
+/// Where the element `name` opened before `from` closes: the start and
+/// end of its closing tag, counting nested elements of the same name.
+fn closing_tag(text: &str, from: usize, name: &str) -> (usize, usize) {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut at = from;
+    while let Some(offset) = memchr::memchr(b'<', &bytes[at..]) {
+        let start = at + offset;
+        let closing = bytes.get(start + 1) == Some(&b'/');
+        let name_start = start + 1 + usize::from(closing);
+        let name_end = name_start + name.len();
+        let same_name = bytes
+            .get(name_start..name_end)
+            .is_some_and(|candidate| candidate.eq_ignore_ascii_case(name.as_bytes()))
+            && bytes
+                .get(name_end)
+                .is_none_or(|b| !b.is_ascii_alphanumeric());
+        if same_name {
+            if closing {
+                if depth == 0 {
+                    let end = memchr::memchr(b'>', &bytes[name_end..])
+                        .map_or(text.len(), |offset| name_end + offset + 1);
+                    return (start, end);
+                }
+                depth -= 1;
+            } else {
+                depth += 1;
+            }
+        }
+        at = start + 1;
+    }
+    (text.len(), text.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hidden_element_runs_to_its_own_closing_tag() {
+        let text = r#"a<div style="display: none">x<div>y</div>z</div>b"#;
+        let found = hidden_elements(text);
+        assert_eq!(found.len(), 1);
+        assert_eq!(&text[found[0].inner.clone()], "x<div>y</div>z");
+        assert_eq!(&text[found[0].range.end..], "b");
+    }
+
+    #[test]
+    fn visible_elements_are_not_carriers() {
+        assert!(hidden_elements(r#"<p class="note">x</p><span hidden-xs>y</span>"#).is_empty());
+        assert_eq!(
+            hidden_elements(r#"<span class="a hidden">y</span>"#).len(),
+            1
+        );
+        assert_eq!(hidden_elements(r#"<p style="font-size:0">y</p>"#).len(), 1);
+    }
+
+    #[test]
+    fn unclosed_comment_runs_to_the_end() {
+        let found = comments("a<!-- x");
+        assert_eq!(found[0].range, 1..7);
+        assert_eq!(found[0].inner, 5..7);
+    }
+}
