@@ -12,6 +12,8 @@ use arbitrary::Unstructured;
 
 use crate::chat::{self, ChatError, Context, Message, NONCE_KEY, Role};
 use crate::template::{Scrubber, check_contract};
+use crate::web::envelope as web_envelope;
+use crate::web::strip::{self as web_strip, STRIPPED, rules::PLANTED_MARKER};
 
 /// A harness: takes the fuzzer's bytes, panics on a broken guarantee.
 pub type Harness = fn(&[u8]);
@@ -21,6 +23,8 @@ pub const TARGETS: &[(&str, Harness)] = &[
     ("template", template),
     ("chat_parse", chat_parse),
     ("chat_strict", chat_strict),
+    ("strip", strip),
+    ("envelope", envelope),
 ];
 
 /// The harness of the target called `name`.
@@ -872,4 +876,57 @@ mod strict_case {
             }
         }
     }
+}
+
+/// Web strip on any text (UTF-8, lossily):
+///
+/// - the output holds exactly one `[STRIPPED]` per label;
+/// - stripping the output again gives the same text, and finds nothing but
+///   the layer's own `[STRIPPED]` tokens: no marker survives.
+pub fn strip(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let once = web_strip::strip(&text);
+    assert_eq!(
+        once.text.matches(STRIPPED).count(),
+        once.removed_patterns.len(),
+        "[STRIPPED] tokens and labels differ for {text:?}: {once:?}"
+    );
+    let twice = web_strip::strip(&once.text);
+    assert_eq!(twice.text, once.text, "strip is not idempotent on {text:?}");
+    assert!(
+        twice
+            .removed_patterns
+            .iter()
+            .all(|label| label == PLANTED_MARKER),
+        "a marker survived stripping {text:?}: {once:?} then {twice:?}"
+    );
+}
+
+/// Web envelope on any source, labels and body, split out of the bytes:
+/// the output holds exactly one opening tag, at its start, and one closing
+/// tag, at its end, and unwraps to the very parts it was given.
+pub fn envelope(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    let src: String = u.arbitrary().unwrap_or_default();
+    let labels: Vec<String> = u.arbitrary().unwrap_or_default();
+    let body = String::from_utf8_lossy(u.take_rest()).into_owned();
+    let at = "2026-11-29T00:00:00Z";
+    let out = web_envelope::envelope(&src, at, &labels, &body);
+    assert_eq!(
+        web_envelope::count_tags(&out),
+        2,
+        "the envelope of {body:?} (src {src:?}, labels {labels:?}) holds another tag: {out:?}"
+    );
+    assert!(out.starts_with("<untrusted_content ") && out.ends_with("\n</untrusted_content>"));
+    let back = web_envelope::unwrap(&out)
+        .unwrap_or_else(|error| panic!("the envelope {out:?} does not unwrap: {error}"));
+    assert_eq!(
+        (
+            back.src.as_str(),
+            back.removed_patterns.as_slice(),
+            back.body.as_str()
+        ),
+        (src.as_str(), labels.as_slice(), body.as_str()),
+        "unwrap did not give back the parts of {out:?}"
+    );
 }

@@ -38,7 +38,10 @@ pub fn envelope(src: &str, sanitized_at: &str, removed_patterns: &[String], body
     out.push_str("\" sanitized_at=\"");
     escape_attribute(&mut out, sanitized_at, false);
     out.push_str("\" removed_patterns=\"");
-    for (i, label) in removed_patterns.iter().enumerate() {
+    // A label names a removal; an empty one names nothing, and `[""]` would
+    // read back as `[]`, so empty labels are not written.
+    let labels = removed_patterns.iter().filter(|label| !label.is_empty());
+    for (i, label) in labels.enumerate() {
         if i > 0 {
             out.push(',');
         }
@@ -151,7 +154,12 @@ fn decode_entities(text: &str) -> String {
     while let Some(at) = rest.find('&') {
         out.push_str(&rest[..at]);
         rest = &rest[at..];
-        match decode_at(rest) {
+        // HTML refuses `&#0;`; the envelope writes NUL so and reads it back.
+        let decoded = match rest.strip_prefix("&#x0;") {
+            Some(_) => Some(('\0', 5)),
+            None => decode_at(rest),
+        };
+        match decoded {
             Some((c, len)) => {
                 out.push(c);
                 rest = &rest[len..];

@@ -89,7 +89,13 @@ impl Engine {
         if carrier.kind == CarrierKind::Comment && is_system_comment(&view.text) {
             return Some(rules::SEED_COMMENT_SYSTEM);
         }
-        if self.matches(&view).is_empty() {
+        // A `[STRIPPED]` inside makes no carrier: it may be this layer's
+        // own, left by a carrier removed inside this one.
+        let carries_marker = self
+            .matches(&view)
+            .iter()
+            .any(|found| self.rules[found.rule].label != rules::PLANTED_MARKER);
+        if !carries_marker {
             return None;
         }
         Some(match carrier.kind {
@@ -140,6 +146,18 @@ struct Region {
     priority: usize,
 }
 
+/// `range` without the whitespace at its edges (a rule may take the blank
+/// before a line's head), unless nothing else is left.
+fn trim_whitespace(text: &str, range: Range<usize>) -> Range<usize> {
+    let part = &text[range.clone()];
+    let trimmed = part.trim_matches(char::is_whitespace);
+    if trimmed.is_empty() {
+        return range;
+    }
+    let start = range.start + (part.len() - part.trim_start_matches(char::is_whitespace).len());
+    start..start + trimmed.len()
+}
+
 /// Strips every marker from `text`.
 pub fn strip(text: &str) -> Stripped {
     let engine = &*ENGINE;
@@ -148,11 +166,20 @@ pub fn strip(text: &str) -> Stripped {
         .matches(&view)
         .into_iter()
         .map(|found| Region {
-            range: view.original_range(found.range),
+            range: trim_whitespace(text, view.original_range(found.range)),
             label: engine.rules[found.rule].label,
             priority: found.rule,
         })
         .collect();
+    // Every literal `[STRIPPED]`, wherever it is (inside a comment the view
+    // does not show too), so that none is left without its label.
+    regions.extend(
+        memchr::memmem::find_iter(text.as_bytes(), STRIPPED).map(|start| Region {
+            range: start..start + STRIPPED.len(),
+            label: rules::PLANTED_MARKER,
+            priority: usize::MAX,
+        }),
+    );
     for carrier in carriers::comments(text)
         .into_iter()
         .chain(carriers::hidden_elements(text))
