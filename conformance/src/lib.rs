@@ -6,10 +6,12 @@
 //! in-process [`reference`], or a [`port_process`] speaking [`protocol`]
 //! v1) and judges answers with [`outcome`]; [`report`] renders the result
 //! (text, JSON, JUnit XML). [`case_list`] reads `--skip` / `--xfail` lists.
-//! Each suite is one module under [`suites`].
+//! Each suite is one module under [`suites`]; [`fixture`] serves the HTTP
+//! pages the web suite's fetch cases describe.
 
 pub mod case_list;
 pub mod cli;
+pub mod fixture;
 pub mod lint;
 pub mod outcome;
 pub mod port_process;

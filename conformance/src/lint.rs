@@ -1,6 +1,8 @@
 //! Rules a set of vector files must keep beyond what the JSON Schema can
-//! say: ids unique across files, flags defined in the file's notes, and
-//! upstream answers consistent with the `upstream-divergence` flag.
+//! say: ids unique across files, flags defined in the file's notes,
+//! upstream answers consistent with the `upstream-divergence` flag, and
+//! each suite's own checks of a case ([`Suite::check_case`]: a web fetch
+//! case's fixture, and that nothing it fetches leaves loopback).
 //!
 //! The runner refuses a set that breaks them, and `cargo test` checks the
 //! shipped vectors with the same code.
@@ -96,6 +98,9 @@ pub fn lint(files: &[VectorFile], registry: &SuiteRegistry) -> Vec<LintProblem> 
             }
             if let Some(suite) = suite {
                 check_divergence(suite, case, &mut report);
+                if let Err(message) = suite.check_case(case) {
+                    report(Some(case), message);
+                }
             }
         }
     }
@@ -191,6 +196,7 @@ mod tests {
                 .iter()
                 .map(|(key, value)| (key.to_string(), value.clone()))
                 .collect(),
+            fixture: None,
         }
     }
 

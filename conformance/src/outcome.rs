@@ -133,6 +133,7 @@ mod tests {
             input: json!({}),
             expectation,
             upstream: Default::default(),
+            fixture: None,
         }
     }
 

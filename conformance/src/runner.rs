@@ -6,6 +6,8 @@
 //! Filtering and post-processing (skip and expected-failure lists, id
 //! globs) belong in [`Selection`] and on the returned [`RunReport`].
 
+use std::borrow::Cow;
+
 use crate::case_list::{CaseList, glob_matches};
 use crate::outcome::{Answer, Verdict, judge};
 use crate::protocol::{CaseOutcome, ImplementationInfo, SkipReason};
@@ -139,7 +141,9 @@ pub fn run(
                     }));
                     return CaseReport::new(case, answer, Verdict::Skipped { reason });
                 }
-                let (answer, verdict) = match &setup {
+                // The case as sent and judged: a prepared one points at its
+                // fixture, and is reported as such.
+                let (sent, answer, verdict) = match &setup {
                     Err(reason) => {
                         let answer = Answer::Broken {
                             reason: reason.clone(),
@@ -147,7 +151,7 @@ pub fn run(
                         let verdict = Verdict::Errored {
                             reason: reason.clone(),
                         };
-                        (answer, verdict)
+                        (Cow::Borrowed(case), answer, verdict)
                     }
                     Ok(_) if !implementation.supports(&case.op) => {
                         let reason =
@@ -155,20 +159,30 @@ pub fn run(
                         let answer = Answer::Replied(CaseOutcome::Skipped(SkipReason {
                             reason: reason.clone(),
                         }));
-                        (answer, Verdict::Skipped { reason })
+                        (Cow::Borrowed(case), answer, Verdict::Skipped { reason })
                     }
-                    Ok(suite) => {
-                        let answer = implementation.run_case(file, case);
-                        let verdict = judge(*suite, case, &answer);
-                        (answer, verdict)
-                    }
+                    Ok(suite) => match suite.prepare(case) {
+                        Ok(prepared) => {
+                            let answer = implementation.run_case(file, prepared.case());
+                            let verdict = judge(*suite, prepared.case(), &answer);
+                            // Ends the fixture, now that the answer is in.
+                            (prepared.into_case(), answer, verdict)
+                        }
+                        Err(reason) => {
+                            let reason = format!("cannot prepare the case: {reason}");
+                            let answer = Answer::Broken {
+                                reason: reason.clone(),
+                            };
+                            (Cow::Borrowed(case), answer, Verdict::Errored { reason })
+                        }
+                    },
                 };
                 let verdict = if selection.is_expected_to_fail(case) {
                     expect_failure(verdict)
                 } else {
                     verdict
                 };
-                CaseReport::new(case, answer, verdict)
+                CaseReport::new(&sent, answer, verdict)
             })
             .collect();
         files.push(FileReport {
@@ -243,6 +257,7 @@ mod tests {
             input: json!({"message": ""}),
             expectation: Expectation::Valid { expected },
             upstream: Default::default(),
+            fixture: None,
         };
         VectorSet {
             files: vec![VectorFile {

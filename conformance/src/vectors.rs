@@ -139,6 +139,11 @@ pub struct Case {
     pub expectation: Expectation,
     /// What upstream implementations answer, keyed by `name@version`.
     pub upstream: BTreeMap<String, Value>,
+    /// What the runner sets up for the case besides its input (the HTTP
+    /// fixture of a web `fetch` case); the suite reads it (see
+    /// [`crate::suites::Suite::prepare`]) and no implementation sees it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fixture: Option<Value>,
 }
 
 impl Case {
@@ -234,6 +239,7 @@ struct RawCase {
     acceptable: Option<Vec<Value>>,
     #[serde(default)]
     upstream: BTreeMap<String, Value>,
+    fixture: Option<Value>,
 }
 
 impl RawCase {
@@ -349,6 +355,7 @@ impl VectorFile {
                 input: case.input,
                 expectation,
                 upstream: case.upstream,
+                fixture: case.fixture,
             });
         }
 

@@ -51,8 +51,13 @@ fn main() {
                 let suite = registry
                     .find(&suite_name)
                     .ok_or_else(|| Failed::from(format!("no suite {suite_name:?}")))?;
+                // A fetch case's fixture is served while the case runs.
+                let prepared = suite
+                    .prepare(&case)
+                    .map_err(|reason| Failed::from(format!("cannot prepare the case: {reason}")))?;
+                let case = prepared.case();
                 let answer = call_reference(&*reference, &case.op, &case.input);
-                let verdict = judge(suite, &case, &answer);
+                let verdict = judge(suite, case, &answer);
                 match verdict {
                     Verdict::Passed => Ok(()),
                     Verdict::Skipped { reason } => {
@@ -61,7 +66,7 @@ fn main() {
                     Verdict::Failed { .. }
                     | Verdict::Errored { .. }
                     | Verdict::ExpectedFailure { .. } => {
-                        let report = CaseReport::new(&case, answer, verdict);
+                        let report = CaseReport::new(case, answer, verdict);
                         let mut text = Vec::new();
                         agentfence_conformance::report::write_case(&report, &mut text)
                             .map_err(|error| Failed::from(error.to_string()))?;

@@ -3,17 +3,26 @@
 //! The runner, the loader and the reference port only ever talk to this
 //! trait: adding a boundary (chat role markers, web sanitize) means one new
 //! module implementing it and one line in [`SuiteRegistry::standard`].
+//!
+//! A case may describe more than its input: a web `fetch` case describes
+//! the HTTP fixture it is fetched from. [`Suite::check_case`] vets that
+//! description when the vectors load, and [`Suite::prepare`] sets it up
+//! for the length of one case (serving the fixture) and rewrites the case
+//! to point at it, so that an implementation, in process or a port, only
+//! ever sees an ordinary input.
 
 pub mod chat;
 pub mod template;
+pub mod web;
 
+use std::any::Any;
 use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use thiserror::Error;
 
-use crate::vectors::ResourceDir;
+use crate::vectors::{Case, ResourceDir};
 
 /// One kind of vector file: what its header means, which operations its
 /// cases use, and how the reference answers them.
@@ -40,6 +49,66 @@ pub trait Suite: Send + Sync {
     /// JSON values unless a suite defines a canonical form of its own.
     fn output_matches(&self, _op: &str, expected: &Value, got: &Value) -> bool {
         expected == got
+    }
+
+    /// Vets what a case holds besides the standard fields, when the vectors
+    /// load (the lint rules call it): a fixture, and what the input may
+    /// reach through it. By default a suite takes no fixture.
+    fn check_case(&self, case: &Case) -> Result<(), String> {
+        match case.fixture {
+            Some(_) => Err(format!(
+                "suite {} serves no fixture, but the case describes one",
+                self.name()
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// Readies one case to be run: sets up what it describes besides its
+    /// input (an HTTP fixture, say) and returns the case as the
+    /// implementation gets it and as its answer is judged, rewritten to
+    /// point at what was set up, with whatever must stay alive until the
+    /// answer is in. By default the case runs as written.
+    ///
+    /// An error fails the case without sending it.
+    fn prepare<'c>(&self, case: &'c Case) -> Result<PreparedCase<'c>, String> {
+        Ok(PreparedCase::unchanged(case))
+    }
+}
+
+/// A case ready to be run: the case to send and judge, and the resources
+/// (a fixture server, say) that live as long as this value does. Drop it
+/// once the answer is judged.
+pub struct PreparedCase<'c> {
+    case: Cow<'c, Case>,
+    _resources: Option<Box<dyn Any + Send>>,
+}
+
+impl<'c> PreparedCase<'c> {
+    /// The case as written, with nothing set up.
+    pub fn unchanged(case: &'c Case) -> PreparedCase<'c> {
+        PreparedCase {
+            case: Cow::Borrowed(case),
+            _resources: None,
+        }
+    }
+
+    /// A rewritten case, and what must live while it runs.
+    pub fn rewritten(case: Case, resources: impl Any + Send) -> PreparedCase<'c> {
+        PreparedCase {
+            case: Cow::Owned(case),
+            _resources: Some(Box::new(resources)),
+        }
+    }
+
+    /// The case to send and to judge the answer against.
+    pub fn case(&self) -> &Case {
+        &self.case
+    }
+
+    /// The case, with its resources released.
+    pub fn into_case(self) -> Cow<'c, Case> {
+        self.case
     }
 }
 
@@ -89,7 +158,11 @@ impl SuiteRegistry {
     /// Every suite this crate implements.
     pub fn standard() -> SuiteRegistry {
         SuiteRegistry {
-            suites: vec![Box::new(template::TemplateSuite), Box::new(chat::ChatSuite)],
+            suites: vec![
+                Box::new(template::TemplateSuite),
+                Box::new(chat::ChatSuite),
+                Box::new(web::WebSuite),
+            ],
         }
     }
 
