@@ -13,6 +13,9 @@ use regex::Regex;
 pub enum CarrierKind {
     Comment,
     HiddenElement,
+    /// The value of an attribute a model reads as prose (`alt`, `title`,
+    /// `content`, …); only the value is removed.
+    Attribute,
 }
 
 /// One carrier: its whole range in the original, and the range of what it
@@ -58,7 +61,7 @@ static OPENING_TAG: LazyLock<Regex> = LazyLock::new(|| {
 /// screen).
 static HIDING: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?i)(?:^|[\s"'])hidden(?:[\s"'=/]|$)|aria-hidden\s*=\s*["']?\s*true|display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)|font-size\s*:\s*0*(?:\.0+)?(?:px|pt|em|rem|%)?\s*(?:[;"'!]|$)|opacity\s*:\s*0*(?:\.0+)?\s*(?:[;"'!]|$)|(?:^|[;\s"'])color\s*:\s*(?:white|#fff(?:fff)?\b|transparent|rgba?\(\s*255\s*,\s*255\s*,\s*255)|(?:max-)?(?:height|width)\s*:\s*0(?:px)?\s*(?:[;"'!]|$)|(?:left|top|text-indent)\s*:\s*-\d{3,}"#,
+        r#"(?i)(?:^|[\s"'])hidden(?:[\s"'=/]|$)|(?:^|[\s"'])(?:sr-only|visually-hidden|screen-reader-text|hide|invisible)(?:[\s"']|$)|aria-hidden\s*=\s*["']?\s*true|display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)|font-size\s*:\s*0*(?:\.0+)?(?:px|pt|em|rem|%)?\s*(?:[;"'!]|$)|opacity\s*:\s*0*(?:\.0+)?\s*(?:[;"'!]|$)|(?:^|[;\s"'])color\s*:\s*(?:white|#fff(?:fff)?\b|transparent|rgba?\(\s*255\s*,\s*255\s*,\s*255)|(?:max-)?(?:height|width)\s*:\s*0(?:px)?\s*(?:[;"'!]|$)|(?:left|top|text-indent)\s*:\s*-\d{3,}"#,
     )
     .expect("the hiding-attribute pattern is a valid regex")
 });
@@ -98,6 +101,39 @@ pub fn hidden_elements(text: &str) -> Vec<Carrier> {
             range: whole.start()..end,
             inner: inner_start..inner_end,
         });
+    }
+    found
+}
+
+/// Attributes whose values are prose to a model reading the markup.
+static PROSE_ATTRIBUTE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?i)(?:^|\s)(?:alt|title|content|aria-label|aria-description|placeholder|value|label|summary|data-[a-z0-9-]{1,32})\s*=\s*(?:"([^"]*)"|'([^']*)')"#,
+    )
+    .expect("the prose-attribute pattern is a valid regex")
+});
+
+/// Every value of a prose attribute in an opening tag.
+pub fn attribute_values(text: &str) -> Vec<Carrier> {
+    let mut found = Vec::new();
+    for tag in OPENING_TAG.captures_iter(text) {
+        let Some(attributes) = tag.get(2) else {
+            continue;
+        };
+        for value in PROSE_ATTRIBUTE.captures_iter(attributes.as_str()) {
+            let Some(inner) = value.get(1).or_else(|| value.get(2)) else {
+                continue;
+            };
+            if inner.is_empty() {
+                continue;
+            }
+            let range = attributes.start() + inner.start()..attributes.start() + inner.end();
+            found.push(Carrier {
+                kind: CarrierKind::Attribute,
+                range: range.clone(),
+                inner: range,
+            });
+        }
     }
     found
 }

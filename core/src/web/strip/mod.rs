@@ -61,7 +61,8 @@ struct Found {
 }
 
 impl Engine {
-    fn matches(&self, view: &Normalized) -> Vec<Found> {
+    /// The rules' matches on `view`, the normalized view of `original`.
+    fn matches(&self, view: &Normalized, original: &str) -> Vec<Found> {
         let mut found = Vec::new();
         for index in self.any.matches(&view.text).iter() {
             let rule = &self.rules[index];
@@ -71,6 +72,11 @@ impl Engine {
                 }
                 if let Some(follow) = rule.follow
                     && !follow(&view.text[hit.end()..])
+                {
+                    continue;
+                }
+                if let Some(check) = rule.original
+                    && !check(&original[view.original_range(hit.range())])
                 {
                     continue;
                 }
@@ -85,25 +91,39 @@ impl Engine {
 
     /// The label a carrier is removed under, if it carries a marker.
     fn carrier_label(&self, text: &str, carrier: &Carrier) -> Option<Label> {
-        let view = normalize(&text[carrier.inner.clone()]);
+        let inner = &text[carrier.inner.clone()];
+        let view = normalize(inner);
         if carrier.kind == CarrierKind::Comment && is_system_comment(&view.text) {
             return Some(rules::SEED_COMMENT_SYSTEM);
         }
         // A `[STRIPPED]` inside makes no carrier: it may be this layer's
         // own, left by a carrier removed inside this one.
         let carries_marker = self
-            .matches(&view)
+            .matches(&view, inner)
             .iter()
             .any(|found| self.rules[found.rule].label != rules::PLANTED_MARKER);
-        if !carries_marker {
+        // Hidden text has no reader but a model: talk of the model or of
+        // every reply is enough there.
+        let carries_cue =
+            carrier.kind == CarrierKind::HiddenElement && HIDDEN_CUE.is_match(&view.text);
+        if !carries_marker && !carries_cue {
             return None;
         }
         Some(match carrier.kind {
             CarrierKind::Comment => rules::HIDDEN_COMMENT,
             CarrierKind::HiddenElement => rules::HIDDEN_ELEMENT,
+            CarrierKind::Attribute => rules::HIDDEN_ATTRIBUTE,
         })
     }
 }
+
+/// What in hidden text speaks to the model that reads it.
+static HIDDEN_CUE: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?-u:\b)(?:you[ \n]?are[ \n]?now|you[ \n]?will[ \n]?now|from[ \n]?now[ \n]?on|ai|a\.i\.|assistants?|llms?|language[ \n]?models?|chatbots?|in[ \n]?every[ \n]?(?:reply|answer|response)|whatever[ \n]?the[ \n]?question)(?-u:\b)",
+    )
+    .expect("the hidden-cue pattern is a valid regex")
+});
 
 /// Whether a comment's view opens as upstream's `<!-- system` marker meant
 /// it: `system` and then nothing, a colon, or a word that makes it a
@@ -163,7 +183,7 @@ pub fn strip(text: &str) -> Stripped {
     let engine = &*ENGINE;
     let view = normalize(text);
     let mut regions: Vec<Region> = engine
-        .matches(&view)
+        .matches(&view, text)
         .into_iter()
         .map(|found| Region {
             range: trim_whitespace(text, view.original_range(found.range)),
@@ -183,6 +203,7 @@ pub fn strip(text: &str) -> Stripped {
     for carrier in carriers::comments(text)
         .into_iter()
         .chain(carriers::hidden_elements(text))
+        .chain(carriers::attribute_values(text))
     {
         if let Some(label) = engine.carrier_label(text, &carrier) {
             regions.push(Region {

@@ -300,6 +300,24 @@ pub fn normalize(original: &str) -> Normalized {
             at += len;
             continue;
         }
+        // `ignore%20all%20previous` in a URL or a query string reads as
+        // words to a model; printable ASCII escapes are read so.
+        if c == '%'
+            && let Some(decoded) = percent_escape(rest)
+        {
+            out.push_folded(decoded, at..at + 3);
+            at += 3;
+            continue;
+        }
+        // Tag characters spell ASCII invisibly ("ASCII smuggling"); a
+        // tokenizer may still read them as the letters they shadow.
+        if let '\u{E0020}'..='\u{E007E}' = c
+            && let Some(shadowed) = char::from_u32(u32::from(c) - 0xE0000)
+        {
+            out.push_folded(shadowed, at..at + c.len_utf8());
+            at += c.len_utf8();
+            continue;
+        }
         out.push_folded(c, at..at + c.len_utf8());
         at += c.len_utf8();
     }
@@ -307,22 +325,35 @@ pub fn normalize(original: &str) -> Normalized {
         text: out.text,
         origin: out.origin,
     };
-    collapse_letter_spacing(&mut view);
+    collapse_letter_spacing(&mut view, original);
     fold_leetspeak(&mut view);
     view
 }
 
+/// A `%XX` escape of printable ASCII at the start of `text`.
+fn percent_escape(text: &str) -> Option<char> {
+    let hex = text.get(1..3)?;
+    let byte = u8::from_str_radix(hex, 16).ok()?;
+    (0x20..0x7F).contains(&byte).then_some(char::from(byte))
+}
+
 /// `i g n o r e` and `i.g.n.o.r.e` read as `ignore`: a run of four or more
 /// single letters with one separator between each loses the separators.
-fn collapse_letter_spacing(view: &mut Normalized) {
+/// A wider gap (two blanks or more, a line break) between two runs ends a
+/// word: `i g n o r e   a l l` is `ignore all`.
+fn collapse_letter_spacing(view: &mut Normalized, original: &str) {
     let bytes = view.text.as_bytes();
+    let origin = &view.origin;
+    let narrow = |i: usize| {
+        bytes[i] != b'\n' && original[origin[i].clone()].chars().nth(1).is_none()
+    };
     let is_single = |i: usize| {
         bytes[i].is_ascii_lowercase()
             && (i == 0 || !bytes[i - 1].is_ascii_alphanumeric())
             && bytes.get(i + 1).is_none_or(|b| !b.is_ascii_alphanumeric())
     };
-    let mut drop = vec![false; bytes.len()];
-    let mut any = false;
+    // Runs of single letters, as (first letter, last letter, letters).
+    let mut runs = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
         if !is_single(i) {
@@ -334,21 +365,27 @@ fn collapse_letter_spacing(view: &mut Normalized) {
         let mut end = i;
         while matches!(separator, Some(b' ' | b'.'))
             && bytes.get(end + 1).copied() == separator
+            && narrow(end + 1)
             && end + 2 < bytes.len()
             && is_single(end + 2)
         {
             end += 2;
         }
-        if (end - i) / 2 + 1 >= 4 {
-            for gap in (i + 1..end).step_by(2) {
-                drop[gap] = true;
-            }
-            any = true;
-        }
+        runs.push((i, end, (end - i) / 2 + 1));
         i = end + 1;
     }
-    if !any {
+    // Four letters in a row mark a letter-spaced text; in one, the short
+    // words (`a l l`, `t h e`) are letter-spaced too.
+    if !runs.iter().any(|&(_, _, letters)| letters >= 4) {
         return;
+    }
+    let mut drop = vec![false; bytes.len()];
+    for &(first, last, letters) in &runs {
+        if letters >= 2 {
+            for gap in (first + 1..last).step_by(2) {
+                drop[gap] = true;
+            }
+        }
     }
     let mut kept = Vec::with_capacity(view.text.len());
     let mut origin = Vec::with_capacity(view.origin.len());
@@ -452,6 +489,7 @@ mod tests {
         assert_eq!(view("i g n o r e all"), "ignore all");
         assert_eq!(view("i.g.n.o.r.e all"), "ignore all");
         assert_eq!(view("a b c"), "a b c");
+        assert_eq!(view("i g n o r e   a l l"), "ignore all");
     }
 
     #[test]

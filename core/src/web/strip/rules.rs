@@ -32,6 +32,10 @@ pub const CHAT_TEMPLATE_TOKEN: Label = "chat_template_token";
 pub const AI_ADDRESS: Label = "ai_address";
 pub const HIDDEN_COMMENT: Label = "hidden_comment";
 pub const HIDDEN_ELEMENT: Label = "hidden_element";
+/// An attribute value (`alt`, `title`, `content`, …) a model reads in the
+/// markup and a reader of the page never sees as text.
+pub const HIDDEN_ATTRIBUTE: Label = "hidden_attribute";
+pub const EXFILTRATION: Label = "exfiltration";
 /// A `[STRIPPED]` the page wrote itself: reported as its own removal, so
 /// that every `[STRIPPED]` in the output has a label and none fakes one.
 pub const PLANTED_MARKER: Label = "planted [STRIPPED]";
@@ -62,23 +66,33 @@ pub const LABELS: &[Label] = &[
     FAKE_HEADER,
     CHAT_TEMPLATE_TOKEN,
     AI_ADDRESS,
+    EXFILTRATION,
     HIDDEN_COMMENT,
     HIDDEN_ELEMENT,
+    HIDDEN_ATTRIBUTE,
     PLANTED_MARKER,
 ];
 
 /// A check on the view after a match: the match stands only if it holds.
 pub type Follow = fn(&str) -> bool;
 
+/// A check on the original text of a match: the match stands only if it
+/// holds.
+pub type Original = fn(&str) -> bool;
+
 pub struct Rule {
     pub label: Label,
     pub regex: Regex,
     pub follow: Option<Follow>,
+    pub original: Option<Original>,
 }
 
 /// Who a persona reassignment makes the reader: what must follow `you are
 /// now` (and its paraphrases) for it to be one.
-const PERSONA: &str = r"(?:(?:(?:an?|the|my|your)~)?(?:(?:new|different|unrestricted|unfiltered|uncensored|jailbroken|evil|rogue|unbound|liberated|limitless|amoral|unethical|malicious|obedient|compliant|helpful|unlimited|unconstrained|unchained|unshackled|free|fully)~){0,3}(?:dan|stan|dude|aim|ai|assistant|chatbot|chat~bot|language~model|llm|gpt|chatgpt|claude|gemini|persona|character|hacker|jailbreak|entity|personality|version~of~yourself)\b|in~(?:developer|dev|god|debug|jailbreak|jailbroken|dan|admin|sudo|root|maintenance|unrestricted|unfiltered|evil|chaos|opposite|unlocked)~mode\b|(?:unrestricted|unfiltered|uncensored|jailbroken|unbound|liberated|unshackled|unchained|unleashed|unlocked)\b|free~(?:from|of)~(?:all~|any~|your~)?(?:rules|restrictions|limitations|constraints|guidelines|filters|policies|censorship|programming)\b|(?:going~to~|gonna~|about~to~|to~)?(?:act|acting|pretend|pretending|roleplay|roleplaying|role~play|role~playing|simulate|simulating|behave|behaving|impersonate|impersonating)\b|no~longer~(?:bound|restricted|limited|an~ai|a~language~model|an~assistant|chatgpt|claude|required~to|subject~to|governed|constrained|obligated)\b)";
+const PERSONA: &str = r"(?:(?:(?:an?|the|my|your)~)?(?:(?:new|different|unrestricted|unfiltered|uncensored|jailbroken|evil|rogue|unbound|liberated|limitless|amoral|unethical|malicious|obedient|compliant|helpful|unlimited|unconstrained|unchained|unshackled|free|fully)~){0,3}(?:[a-z]+~)?(?:dan|stan|dude|aim|ai|assistant|chatbot|chat~bot|language~model|llm|gpt|chatgpt|claude|gemini|persona|character|hacker|jailbreak|entity|personality|version~of~yourself)\b|(?:my~)?(?:late|deceased|dead)~(?:grandma|grandmother|grandpa|grandfather|mother|father|mom|dad)\b|in~(?:developer|dev|god|debug|jailbreak|jailbroken|dan|admin|sudo|root|maintenance|unrestricted|unfiltered|evil|chaos|opposite|unlocked)~mode\b|(?:unrestricted|unfiltered|uncensored|jailbroken|unbound|liberated|unshackled|unchained|unleashed|unlocked)\b|free~(?:from|of)~(?:all~|any~|your~)?(?:rules|restrictions|limitations|constraints|guidelines|filters|policies|censorship|programming)\b|no~longer~(?:bound|restricted|limited|an~ai|a~language~model|an~assistant|chatgpt|claude|required~to|subject~to|governed|constrained|obligated)\b)";
+
+/// A persona, or playing one: `you are now going to act as DAN`.
+const PERSONA_OR_PLAY: &str = r"(?:(?:going~to~|gonna~|about~to~|to~)?(?:act|acting|pretend|pretending|roleplay|roleplaying|role~play|role~playing|simulate|simulating|behave|behaving|impersonate|impersonating)~(?:as~|like~|to~be~|that~you~are~)?)?PERSONA";
 
 /// Verbs that tell a reader to drop what it was told.
 const OVERRIDE_VERB: &str = r"(?:ignore|ignoring|disregard|disregarding|forget|forgetting|override|overriding|overwrite|bypass|skip|neglect|abandon|discard|dismiss|drop|erase|delete|clear|reset|cancel|nullify|void|revoke|set~aside|throw~out|scrap|ditch|omit|stop~following|do~not~follow|don't~follow|dont~follow|never~mind|nevermind|pay~no~attention~to|pay~no~heed~to|do~not~obey|don't~obey)";
@@ -86,8 +100,11 @@ const OVERRIDE_VERB: &str = r"(?:ignore|ignoring|disregard|disregarding|forget|f
 /// (`its`, `their`) are left out on purpose: a page that says the model
 /// should "disregard its earlier guidance" describes an attack.
 const OVERRIDE_DETERMINERS: &str = r"(?:(?:all|any|each|every|of|the|your|my|these|those|this|that|our|such|both|other|entire|whole|full|complete)~){0,4}";
-const OVERRIDE_WHEN: &str = r"(?:previous|previously~given|prior|above|earlier|preceding|foregoing|former|past|old|older|original|initial|existing|current|given|aforementioned|last|system|developer|default|safety|built~in|hidden|preset|pre~set|programmed|standing)";
-const OVERRIDE_WHAT: &str = r"(?:instructions?|rules?|directions?|directives?|guidelines?|guidance|prompts?|commands?|orders?|constraints?|restrictions?|limitations?|policies|policy|programming|training|context|messages?|conversation|settings|safeguards?|guardrails?|filters?|protocols?|requirements?|configuration|system~prompt|tasks?|text|content|input)";
+const OVERRIDE_WHEN: &str = r"(?:previous|previously~given|prior|above|earlier|preceding|foregoing|former|past|old|original|initial|existing|current|given|aforementioned|last|system|developer|default|safety|built~in|hidden|preset|pre~set|programmed|standing)";
+/// What an override drops. Words people also use of each other's mail and
+/// orders (`message`, `order`, `text`) are left out: `please ignore my
+/// earlier message` is a customer, not an attack.
+const OVERRIDE_WHAT: &str = r"(?:instructions?|rules?|directions?|directives?|guidelines?|guidance|prompts?|commands?|constraints?|restrictions?|limitations?|policies|policy|programming|training|context|safeguards?|guardrails?|filters?|protocols?|system~prompt|system~message)";
 
 /// Words that start a directive after a fake `system:` line head.
 const DIRECTIVE: &str = r"(?:you|your|ignore|disregard|forget|override|do~not|don't|dont|never|always|stop|from~now~on|new~instructions|important|attention|urgent|reveal|print|output|respond|reply|answer~only|say|tell|send|execute|run|delete|transfer|switch|enter|enable|activate|the~user|the~assistant|the~ai|the~model|assistant|ai|model)\b";
@@ -136,9 +153,44 @@ fn not_about_page_parts(after: &str) -> bool {
     !PARTS.contains(&word.as_str())
 }
 
+/// An override whose instructions live in a named document or came from a
+/// named person is one person telling another (`disregard the older
+/// instructions on the wiki`, `ignore the previous instructions we sent`).
+fn not_about_a_document(after: &str) -> bool {
+    static DOCUMENT: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+        compile(
+            r"^[ \n,]?(?:(?:on|in|from|of|at|inside|within|del|de~la|de|en|im|in~der|auf~der|dans~le|dans~la|du|sur~le|sur~la|nel|nella|no|na)~(?:the~|this~|that~|our~|el~|la~|le~|der~|dem~|il~|o~|a~)?(?:[a-z]+~)?(?:wiki|manual|readme|post|thread|page|doc|docs|documentation|guide|email|mail|sticky|forum|faq|handbook|box|package|label|leaflet|booklet|brochure|letter|memo|ticket|card|sheet|binder|notice|poster|installer)|(?:that~|which~)?(?:we|i|they|he|she|support|the~team)~(?:sent|gave|posted|wrote|emailed|mailed|shared|provided|mentioned|published|left))\b",
+        )
+    });
+    !DOCUMENT.is_match(after)
+}
+
 /// `[INST]` is a token only when no letter or digit runs on after it.
 fn not_followed_by_word(after: &str) -> bool {
     !after.starts_with(|c: char| c.is_alphanumeric())
+}
+
+/// Lowercase `[inst]` is a citation or field code: Llama's tokenizer is
+/// case-sensitive, so only another spelling can be its token.
+fn not_plain_lowercase(original: &str) -> bool {
+    original
+        .chars()
+        .filter(char::is_ascii_alphabetic)
+        .any(|c| !c.is_ascii_lowercase())
+        || !original.is_ascii()
+        || original.contains('&')
+}
+
+/// `SYSTEM:` in capitals heads a fake turn; `System: Ubuntu 22.04` is a
+/// spec sheet.
+fn has_capital_head(original: &str) -> bool {
+    ["SYSTEM", "DEVELOPER", "ADMIN"]
+        .iter()
+        .any(|head| original.contains(head))
+}
+
+fn persona_or_play() -> String {
+    PERSONA_OR_PLAY.replace("PERSONA", PERSONA)
 }
 
 /// Compiles a rule's pattern: `~` becomes the word gap, `\b` the ASCII
@@ -168,275 +220,342 @@ fn compile(pattern: &str) -> Regex {
     })
 }
 
+/// A rule as the table writes it.
+struct Spec {
+    label: Label,
+    pattern: String,
+    follow: Option<Follow>,
+    original: Option<Original>,
+}
+
+fn rule(label: Label, pattern: impl Into<String>) -> Spec {
+    Spec {
+        label,
+        pattern: pattern.into(),
+        follow: None,
+        original: None,
+    }
+}
+
+impl Spec {
+    fn follow(mut self, follow: Follow) -> Spec {
+        self.follow = Some(follow);
+        self
+    }
+
+    fn original(mut self, original: Original) -> Spec {
+        self.original = Some(original);
+        self
+    }
+}
+
+/// Words that start a directive after `AI agents:` and the like.
+const AI_DIRECTIVE: &str = r"(?:please~)?(?:ignore|disregard|forget|override|stop|you~(?:are|must|should|will|have|need)|your~(?:new|real|task|instructions|assignment|job|goal|orders)|new~(?:directive|instructions?|task|orders)|do~not|don't|never|always|tell|say|send|export|delete|approve|merge|run|execute|open|click|reply|respond|write|include|recommend|mention|add|put|book|forward|grant|transfer|visit|download|install)\b";
+
+/// Who a page addresses when it talks to the model reading it.
+const AI_NOUN: &str = r"(?:ai|a\.i\.|llms?|language~models?|large~language~models?|gpt|chatgpt|claude|gemini|copilot|chatbots?)";
+const AI_ROLE: &str = r"(?:assistants?|agents?|models?|operators?|reviewers?|crawlers?|systems?|bots?|tools?|readers?|summari[sz]ers?|scrapers?)";
+
 /// Every rule, in priority order: upstream's markers first.
 pub fn rules() -> Vec<Rule> {
-    let table: Vec<(Label, String, Option<Follow>)> = vec![
+    let persona = persona_or_play();
+    let table: Vec<Spec> = vec![
         // --- upstream agentsec-core's 16 markers (15 here; `<!-- system` is a carrier) ---
-        (
-            "ignore all previous instructions",
-            r"\bignore~all~previous~instructions\b".into(),
-            None,
-        ),
-        (
-            "ignore previous instructions",
-            r"\bignore~previous~instructions\b".into(),
-            None,
-        ),
-        (
-            "ignore the above",
-            r"\bignore~the~above\b".into(),
-            Some(not_about_page_parts),
-        ),
-        (
-            "disregard prior instructions",
-            r"\bdisregard~prior~instructions\b".into(),
-            None,
-        ),
-        ("you are now", format!(r"\byou~are~now[ \n]{PERSONA}"), None),
-        ("act as if you are", r"\bact~as~if~you~are\b".into(), None),
-        ("system prompt:", r"\bsystem~prompt[ \n]?:".into(), None),
-        ("developer message:", r"\bdeveloper~message[ \n]?:".into(), None),
-        (
-            "BEGIN SYSTEM PROMPT",
-            r"\bbegin~system~prompt\b".into(),
-            None,
-        ),
-        ("###system", r"###system\b".into(), None),
-        (
+        rule("ignore all previous instructions", r"\bignore~all~previous~instructions\b"),
+        rule("ignore previous instructions", r"\bignore~previous~instructions\b"),
+        rule("ignore the above", r"\bignore~the~above\b").follow(not_about_page_parts),
+        rule("disregard prior instructions", r"\bdisregard~prior~instructions\b"),
+        rule("you are now", format!(r"\byou~are~now[ \n]{persona}")),
+        rule("act as if you are", r"\bact~as~if~you~are\b"),
+        rule("system prompt:", r"\bsystem~prompt[ \n]?:"),
+        rule("developer message:", r"\bdeveloper~message[ \n]?:"),
+        rule("BEGIN SYSTEM PROMPT", r"\bbegin~system~prompt\b"),
+        rule("###system", r"###system\b"),
+        rule(
             "###system",
-            r"(?m:^)[ ]?#{2,6}[ ]?system(?:[ ]?(?:prompt|message|instructions?|override|directive))?[ ]?(?::|$)".into(),
-            None,
+            r"(?m:^)[ ]?#{2,6}[ ]?system(?:[ ]?(?:prompt|message|instructions?|override|directive))?[ ]?(?::|$)",
         ),
-        ("[INST]", r"\[[ ]?inst[ ]?\]".into(), Some(not_followed_by_word)),
-        ("[/INST]", r"\[[ ]?/[ ]?inst[ ]?\]".into(), Some(not_followed_by_word)),
-        ("<|system|>", r"<[ ]?\|[ ]?system[ ]?\|[ ]?>".into(), None),
-        ("<|assistant|>", r"<[ ]?\|[ ]?assistant[ ]?\|[ ]?>".into(), None),
-        ("<|user|>", r"<[ ]?\|[ ]?user[ ]?\|[ ]?>".into(), None),
+        rule("[INST]", r"\[[ ]?inst[ ]?\]")
+            .follow(not_followed_by_word)
+            .original(not_plain_lowercase),
+        rule("[/INST]", r"\[[ ]?/[ ]?inst[ ]?\]")
+            .follow(not_followed_by_word)
+            .original(not_plain_lowercase),
+        rule("<|system|>", r"<[ ]?\|[ ]?system[ ]?\|[ ]?>"),
+        rule("<|assistant|>", r"<[ ]?\|[ ]?assistant[ ]?\|[ ]?>"),
+        rule("<|user|>", r"<[ ]?\|[ ]?user[ ]?\|[ ]?>"),
         // --- a `[STRIPPED]` the page planted ---
-        (PLANTED_MARKER, r"\[[ ]?stripped[ ]?\]".into(), None),
+        rule(PLANTED_MARKER, r"\[[ ]?stripped[ ]?\]"),
         // --- instruction override ---
-        (
+        rule(
+            INSTRUCTION_OVERRIDE,
+            format!(r"\b{OVERRIDE_VERB}~{OVERRIDE_DETERMINERS}(?:{OVERRIDE_WHEN}~){{1,2}}{OVERRIDE_WHAT}\b"),
+        )
+        .follow(not_about_a_document),
+        rule(
+            INSTRUCTION_OVERRIDE,
+            format!(r"\b{OVERRIDE_VERB}~(?:all~)?(?:of~)?your~(?:own~)?{OVERRIDE_WHAT}\b"),
+        )
+        .follow(not_about_a_document),
+        rule(
             INSTRUCTION_OVERRIDE,
             format!(
-                r"\b{OVERRIDE_VERB}~{OVERRIDE_DETERMINERS}(?:{OVERRIDE_WHEN}~){{1,2}}{OVERRIDE_WHAT}\b"
+                r"\b{OVERRIDE_VERB}~{OVERRIDE_DETERMINERS}{OVERRIDE_WHAT}~(?:above|before|so~far|until~now|up~to~now|you~(?:were|have~been|got|received)~(?:given|told|taught)|given~(?:to~you|before|above|earlier|previously)|from~(?:before|above|earlier|the~system|your~(?:developers?|creators?|operators?))|you~(?:were|have~been)~(?:trained~on|programmed~with)|(?:that|which)~(?:came|come|were~given|you~(?:got|received|were~given))~(?:before|earlier|above|previously)|(?:in|from|of)~(?:your|the)~(?:system~(?:message|prompt)|instructions|guidelines|training|configuration|setup))\b"
             ),
-            None,
         ),
-        (
-            INSTRUCTION_OVERRIDE,
-            format!(
-                r"\b{OVERRIDE_VERB}~{OVERRIDE_DETERMINERS}{OVERRIDE_WHAT}~(?:above|before|so~far|until~now|up~to~now|you~(?:were|have~been|got|received)~(?:given|told|taught)|given~(?:to~you|before|above|earlier|previously)|from~(?:before|above|earlier|the~system|your~(?:developers?|creators?|operators?))|you~(?:were|have~been)~(?:trained~on|programmed~with))\b"
-            ),
-            None,
-        ),
-        (
+        rule(
             INSTRUCTION_OVERRIDE,
             format!(
                 r"\b{OVERRIDE_VERB}~(?:everything|anything|all|whatever)~(?:(?:that|which)~)?(?:above|before|prior|previously|so~far|you~(?:were|have~been|'ve~been)~(?:told|given|instructed|taught)|(?:i|we)~(?:said|told~you)|(?:came|comes|was~(?:written|said))~(?:before|above|earlier))\b"
             ),
-            None,
         ),
-        (
+        rule(
+            INSTRUCTION_OVERRIDE,
+            format!(r"\b{OVERRIDE_VERB}~(?:the|all~the|everything)~above\b"),
+        )
+        .follow(not_about_page_parts),
+        rule(
             INSTRUCTION_OVERRIDE,
             format!(
-                r"\b(?:do~not|don't|dont|never|stop|no~longer)~(?:follow|obey|listen~to|adhere~to|comply~with|follow~ing)~(?:the~|your~|any~|those~|these~|all~)?(?:(?:{OVERRIDE_WHEN})~)+{OVERRIDE_WHAT}\b"
+                r"\b(?:do~not|don't|dont|never|stop|no~longer)~(?:follow|obey|listen~to|adhere~to|comply~with|following|obeying)~(?:the~|your~|any~|those~|these~|all~)?(?:(?:{OVERRIDE_WHEN})~)+{OVERRIDE_WHAT}\b"
             ),
-            None,
         ),
-        (
+        rule(
             INSTRUCTION_OVERRIDE,
             format!(
-                r"\b(?:the~|these~|those~|all~|your~)?(?:above|previous|prior|preceding|earlier|original|system|initial)~{OVERRIDE_WHAT}~(?:was|were|are|is|have~been|has~been)~(?:fake|false|wrong|outdated|a~test|void|cancell?ed|revoked|obsolete|invalid|no~longer~valid|deprecated|superseded|overridden|replaced|null)\b"
+                r"\b(?:(?:the~|these~|those~|all~|your~|any~)?(?:above|previous|prior|preceding|earlier|original|system|initial|old|existing|current)~|your~|all~)(?:safety~|content~|system~)?{OVERRIDE_WHAT}~(?:was|were|are|is|have~been|has~been)~(?:now~)?(?:fake|false|wrong|outdated|a~test|void|cancell?ed|revoked|obsolete|invalid|deprecated|superseded|overridden|replaced|null|suspended|lifted|removed|disabled|waived|retired|rescinded|no~longer~(?:valid|in~effect|apply|applies|active|binding))\b"
             ),
-            None,
+        ),
+        rule(
+            INSTRUCTION_OVERRIDE,
+            format!(r"\b{OVERRIDE_VERB}~(?:the~|your~)?user's~(?:request|question|instructions?|query|message|prompt|budget|input|wishes)\b"),
         ),
         // Other languages, as their speakers phrase the override.
-        (
+        rule(
             INSTRUCTION_OVERRIDE,
-            r"\b(?:ignoriere|ignorieren~sie|ignorier|vergiss|vergessen~sie|missachte|missachten~sie)~(?:(?:alle|die|deine|ihre|jegliche|s[aä]mtliche|bisherigen|vorherigen|vorangegangenen|obigen|fr[uü]heren|vorigen|bisher|gegebenen)~){1,3}(?:anweisungen|instruktionen|regeln|befehle|vorgaben|richtlinien|anordnungen)\b".into(),
-            None,
+            r"\b(?:ignoriere|ignorieren~sie|ignorier|vergiss|vergessen~sie|missachte|missachten~sie)~(?:(?:alle|die|deine|ihre|jegliche|s[aä]mtliche|bisherigen|vorherigen|vorangegangenen|obigen|fr[uü]heren|vorigen|bisher|gegebenen)~){1,3}(?:anweisungen|instruktionen|regeln|befehle|vorgaben|richtlinien|anordnungen)\b",
+        )
+        .follow(not_about_a_document),
+        rule(
+            INSTRUCTION_OVERRIDE,
+            r"\b(?:ignore[zr]?|oublie[zr]?|ne~tiens~pas~compte~des|ne~tenez~pas~compte~des|fais~abstraction~des)~(?:(?:toutes|tous|les|tes|vos|des|ces)~){0,3}(?:instructions|consignes|r[eè]gles|directives|ordres)~(?:pr[eé]c[eé]dentes|ant[eé]rieures|ci~dessus|donn[eé]es|initiales|d'avant)\b",
+        )
+        .follow(not_about_a_document),
+        rule(
+            INSTRUCTION_OVERRIDE,
+            r"\b(?:ignora|ignore|ignorar|ignoren|olvida|olvide|olviden|olvidar|descarta|esquece|esque[cç]a|desconsidere|desconsidera|dimentica|dimenticare|trascura)~(?:(?:todas|todos|tutte|tutti|las|los|as|os|le|gli|tus|tuas|suas|sus|le~tue)~){0,3}(?:instrucciones|instru[cç][oõ]es|istruzioni|reglas|regras|regole|indicaciones|indica[cç][oõ]es|indicazioni|[oó]rdenes|ordens)~(?:anteriores|previas|pr[eé]vias|precedentes|precedenti|de~antes|dadas|originales|originais|iniciales|iniciais)\b",
+        )
+        .follow(not_about_a_document),
+        rule(
+            INSTRUCTION_OVERRIDE,
+            r"\b(?:negeer|vergeet)~(?:(?:alle|de|je|jouw|uw)~){0,3}(?:vorige|eerdere|voorgaande|bovenstaande|oorspronkelijke)~(?:instructies|regels|opdrachten|aanwijzingen)\b",
+        )
+        .follow(not_about_a_document),
+        rule(
+            INSTRUCTION_OVERRIDE,
+            r"(?:игнорируй|игнорируйте|забудь|забудьте|проигнорируй|не~обращай~внимания~на)~(?:(?:все|всё|свои|твои|ваши)~){0,2}(?:предыдущие|прежние|прошлые|вышеуказанные|изначальные|данные~ранее|системные)~(?:инструкции|указания|правила|команды|установки)",
         ),
-        (
+        rule(
             INSTRUCTION_OVERRIDE,
-            r"\b(?:ignore[zr]?|oublie[zr]?|ne~tiens~pas~compte~des|ne~tenez~pas~compte~des|fais~abstraction~des)~(?:(?:toutes|tous|les|tes|vos|des|ces)~){0,3}(?:instructions|consignes|r[eè]gles|directives|ordres)~(?:pr[eé]c[eé]dentes|ant[eé]rieures|ci~dessus|donn[eé]es|initiales|d'avant)\b".into(),
-            None,
+            r"(?:忽略|无视|忽视|不要理会|忘记|忘掉|無視)~(?:你~)?(?:之前|以前|先前|上面|上述|前面|此前|以上)?~(?:的)?~(?:所有|全部|一切)?~(?:的)?~(?:指令|指示|说明|規則|规则|提示|命令|設定|设定)",
         ),
-        (
+        rule(
             INSTRUCTION_OVERRIDE,
-            r"\b(?:ignora|ignore|ignorar|ignoren|olvida|olvide|olviden|olvidar|descarta|esquece|esque[cç]a|desconsidere|desconsidera|dimentica|dimenticare|trascura)~(?:(?:todas|todos|tutte|tutti|las|los|as|os|le|gli|tus|tuas|suas|sus|le~tue)~){0,3}(?:instrucciones|instru[cç][oõ]es|istruzioni|reglas|regras|regole|indicaciones|indica[cç][oõ]es|indicazioni|[oó]rdenes|ordens)~(?:anteriores|previas|pr[eé]vias|precedentes|precedenti|de~antes|dadas|originales|originais|iniciales|iniciais)\b".into(),
-            None,
+            r"(?:以前|これまで|前|上記|先ほど|今まで)の~(?:すべての|全ての)?~(?:指示|命令|ルール|指令|プロンプト)~(?:を|は)~(?:すべて|全て)?~(?:無視|忘れ)",
         ),
-        (
+        rule(
             INSTRUCTION_OVERRIDE,
-            r"\b(?:negeer|vergeet)~(?:(?:alle|de|je|jouw|uw)~){0,3}(?:vorige|eerdere|voorgaande|bovenstaande|oorspronkelijke)~(?:instructies|regels|opdrachten|aanwijzingen)\b".into(),
-            None,
-        ),
-        (
-            INSTRUCTION_OVERRIDE,
-            r"(?:игнорируй|игнорируйте|забудь|забудьте|проигнорируй|не~обращай~внимания~на)~(?:(?:все|всё|свои|твои|ваши)~){0,2}(?:предыдущие|прежние|прошлые|вышеуказанные|изначальные|данные~ранее|системные)~(?:инструкции|указания|правила|команды|установки)".into(),
-            None,
-        ),
-        (
-            INSTRUCTION_OVERRIDE,
-            r"(?:忽略|无视|忽视|不要理会|忘记|忘掉|無視)~(?:你~)?(?:之前|以前|先前|上面|上述|前面|此前|以上)?~(?:的)?~(?:所有|全部|一切)?~(?:的)?~(?:指令|指示|说明|規則|规则|提示|命令|設定|设定)".into(),
-            None,
-        ),
-        (
-            INSTRUCTION_OVERRIDE,
-            r"(?:以前|これまで|前|上記|先ほど|今まで)の~(?:すべての|全ての)?~(?:指示|命令|ルール|指令|プロンプト)~(?:を|は)~(?:すべて|全て)?~(?:無視|忘れ)".into(),
-            None,
-        ),
-        (
-            INSTRUCTION_OVERRIDE,
-            r"(?:이전|앞의|위의|기존)~(?:의~)?(?:모든~)?(?:지시|명령|지침|규칙|프롬프트)(?:사항)?(?:을|를|은|는)?~(?:모두~)?(?:무시|잊어)".into(),
-            None,
+            r"(?:이전|앞의|위의|기존)~(?:의~)?(?:모든~)?(?:지시|명령|지침|규칙|프롬프트)(?:사항)?(?:을|를|은|는)?~(?:모두~)?(?:무시|잊어)",
         ),
         // --- new instructions ---
-        (
+        rule(
             NEW_INSTRUCTIONS,
-            r"\b(?:new|updated|revised|real|actual|true|secret|hidden|overriding|priority)~(?:system~)?(?:instructions?|directives?|orders|commands|rules|task|prompt|guidelines)[ \n]?:".into(),
-            None,
+            r"\b(?:new|updated|revised|real|actual|true|secret|hidden|overriding|priority)~(?:system~)?(?:instructions?|directives?|orders|commands|rules|task|prompt|guidelines|polic(?:y|ies))[ \n]?:",
         ),
-        (
+        rule(
             NEW_INSTRUCTIONS,
-            r"\byour~(?:new|real|actual|true|updated)~(?:task|goal|objective|instructions?|mission|purpose|directive|orders|job)~(?:is|are|will~be|now)\b".into(),
-            None,
+            r"\byour~(?:new|real|actual|true|updated|only|sole)~(?:task|goal|objective|instructions?|mission|purpose|directive|orders|job)~(?:is|are|will~be|now)\b",
         ),
-        (
+        rule(
             NEW_INSTRUCTIONS,
-            r"\bfrom~now~on[ ,\n]{0,2}you~(?:will|must|shall|should|are~to|have~to|may~only|can~only)~(?:only~|always~|never~|not~)?(?:respond|reply|answer|act|behave|pretend|roleplay|ignore|obey|follow|output|say|speak|talk|refuse|comply)\b".into(),
-            None,
+            r"\byour~(?:task|assignment|goal|objective|instructions|mission|role|job|orders)~(?:has|have)~(?:changed|been~(?:changed|updated|replaced|revised|overridden))\b",
+        ),
+        rule(
+            NEW_INSTRUCTIONS,
+            r"\b(?:here~(?:are|is)|these~are|below~are|following~are)~your~(?:new~|real~|actual~|updated~|true~)?(?:instructions|orders|directives|rules|task)(?:~now)?[ \n]?:",
+        ),
+        rule(
+            NEW_INSTRUCTIONS,
+            r"\b(?:the~user's|your)~(?:real|actual|true)~(?:instructions?|request|task|goal|orders)~(?:is|are)\b",
+        ),
+        rule(
+            NEW_INSTRUCTIONS,
+            r"\b(?:from~now~on|going~forward|henceforth|from~this~(?:moment|point)(?:~on)?|for~the~rest~of~(?:this|the)~(?:conversation|session|chat))[ ,\n]{0,2}(?:you~(?:will|must|shall|should|are~to|have~to|may~only|can~only)~(?:only~|always~|never~|not~)?(?:respond|reply|answer|act|behave|pretend|roleplay|ignore|obey|follow|output|say|speak|talk|refuse|comply|translate)|(?:only~|always~|never~)?(?:respond|reply|answer)~(?:to~)?(?:every|all|any|each)~(?:question|request|prompt|message|query)|(?:whenever|when|if)~the~user)\b",
         ),
         // --- role reassignment ---
-        (
+        rule(
             ROLE_REASSIGNMENT,
             format!(
-                r"\b(?:you're|youre|you~will~now~be|you'll~now~be|you~will~be|from~now~on[ ,\n]{{0,2}}you~are|from~now~on[ ,\n]{{0,2}}you're|henceforth[ ,\n]{{0,2}}you~are|you~are~henceforth)~(?:now~)?{PERSONA}"
+                r"\b(?:you're|youre|you~will~now~be|you'll~now~be|you~will~be|(?:from~now~on|from~this~(?:moment|point)(?:~on)?|henceforth)[ ,\n]{{0,2}}(?:you~are|you're)|you~are~henceforth)~(?:now~)?{persona}"
             ),
-            None,
         ),
-        (
+        rule(
             ROLE_REASSIGNMENT,
             format!(
                 r"\bpretend~(?:to~be|that~you~are|that~you're|you~are|you're)~(?:{PERSONA}|not~an?~(?:ai|assistant|language~model)\b|a~human\b|human\b)"
             ),
-            None,
         ),
-        (
+        rule(
             ROLE_REASSIGNMENT,
-            r"\b(?:act|acting|behave|respond|answer|reply|roleplay|role~play|pose|masquerade)~(?:as|like)~(?:(?:an?|the|my)~)?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|rogue|amoral|unethical|malicious|dan|stan|dude|an~ai~without|an~ai~with~no|ai~without|ai~with~no|chatgpt~with|assistant~without|model~without|different~ai|new~ai|(?:deceased|late|dead)~(?:grandma|grandmother|grandpa|grandfather))\b".into(),
-            None,
+            r"\b(?:act|acting|behave|respond|answer|reply|roleplay|role~play|pose|masquerade)~(?:as|like)~(?:(?:an?|the|my)~)?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|rogue|amoral|unethical|malicious|dan|stan|dude|an~ai~without|an~ai~with~no|ai~without|ai~with~no|chatgpt~with|assistant~without|model~without|different~ai|new~ai|(?:deceased|late|dead)~(?:grandma|grandmother|grandpa|grandfather))\b",
         ),
-        (ROLE_REASSIGNMENT, r"\bdo~anything~now\b".into(), None),
-        (
+        rule(
             ROLE_REASSIGNMENT,
-            r"\b(?:(?:enable|activate|enter|switch~to|turn~on|engage)~)?(?:dan|jailbreak|god|evil|unrestricted|unfiltered|uncensored|chaos)~mode\b".into(),
-            None,
+            r"\bi~want~you~to~(?:act|simulate|pretend|roleplay|role~play|play~the~role|become|impersonate)\b",
         ),
-        (
+        rule(
             ROLE_REASSIGNMENT,
-            r"\b(?:chatgpt|assistant|ai|you|model)~(?:with|in)~developer~mode\b".into(),
-            None,
+            r"\b(?:assume|adopt|take~on|switch~to|enter)~(?:the~|a~|an~|your~new~)?(?:persona|identity|character|alter~ego)~of\b",
         ),
-        (
+        rule(ROLE_REASSIGNMENT, r"\byour~name~is~now\b"),
+        rule(
             ROLE_REASSIGNMENT,
-            r"\byou~(?:are~no~longer|are~not|aren't)~(?:bound|restricted|limited|constrained|governed|required~to~follow|subject~to)~(?:by~)?(?:(?:any|your|the|openai's|openai|anthropic's|anthropic|its|their)~)?(?:rules|restrictions|guidelines|policies|limitations|content~polic(?:y|ies)|filters|ethics|programming)\b".into(),
-            None,
+            r"\b(?:(?:enable|activate|enter|switch~to|turn~on|engage)~)?(?:dan|jailbreak|evil|unrestricted|unfiltered|uncensored|chaos|aim|stan|anarchy|no~filter|opposite)~mode\b",
         ),
-        (
+        rule(
             ROLE_REASSIGNMENT,
-            r"\byou~(?:have~no|don't~have~any|do~not~have~any|no~longer~have~any)~(?:ethical~|moral~|safety~|content~)?(?:restrictions|rules|limitations|filters|guidelines|boundaries)\b".into(),
-            None,
+            r"\b(?:chatgpt|assistant|ai|you|model)~(?:with|in)~developer~mode\b|\bin~developer~mode[ ,]{0,2}you\b|\bdeveloper~mode~(?:output|response)\b",
         ),
-        (ROLE_REASSIGNMENT, r"\bstay~in~character\b".into(), None),
-        (
+        rule(
             ROLE_REASSIGNMENT,
-            r"\b(?:du~bist~(?:jetzt|nun|ab~sofort)|ab~(?:jetzt|sofort)~bist~du|tu~es~(?:maintenant|d[eé]sormais)|vous~[eê]tes~(?:maintenant|d[eé]sormais)|ahora~eres|ahora~(?:usted~)?es|a~partir~de~ahora~eres|ora~sei|da~ora~sei|agora~voc[eê]~[eé]|agora~[eé]s|je~bent~nu|vanaf~nu~ben~je)~(?:(?:ein|eine|un|une|una|uno|um|uma|een)~)?(?:dan|ki|ia|ai|assistent|assistant|asistente|assistente|chatbot|modell?|mod[eè]le|modelo|personaggio|personnage|personaje|personagem|hacker|uneingeschr[aä]nkt|sans~restrictions|sin~restricciones|senza~restrizioni|sem~restri[cç][oõ]es)\b".into(),
-            None,
+            r"\byou~(?:are~no~longer|are~not|aren't)~(?:bound|restricted|limited|constrained|governed|required~to~follow|subject~to)~(?:by~)?(?:(?:any|your|the|openai's|openai|anthropic's|anthropic|its|their)~)?(?:rules|restrictions|guidelines|policies|limitations|content~polic(?:y|ies)|filters|ethics|programming)\b",
         ),
-        (
+        rule(
             ROLE_REASSIGNMENT,
-            r"(?:ты~теперь|теперь~ты|отныне~ты|вы~теперь|теперь~вы)~(?:—~)?(?:dan|ии|ai|ассистент|помощник|бот|модель|персонаж|хакер|без~ограничений|свободн)".into(),
-            None,
+            r"\byou~(?:have~no|don't~have~any|do~not~have~any|no~longer~have~any)~(?:ethical~|moral~|safety~|content~)?(?:restrictions|rules|limitations|filters|guidelines|boundaries)\b",
         ),
-        (
+        rule(ROLE_REASSIGNMENT, r"\bstay~in~character\b"),
+        rule(
             ROLE_REASSIGNMENT,
-            r"(?:你现在是|從現在開始你是|从现在开始你是|你現在是|从现在起你是|あなたは今から|今からあなたは|これからあなたは|지금부터~너는|지금부터~당신은|이제~너는|이제부터~너는)".into(),
-            None,
+            r"\b(?:assistent|assistant|ai|ki|ia|chatbot|bot|modell?|modelo|mod[eè]le|asistente|assistente)~(?:ohne|without|with~no|sin|sans|senza|sem)~(?:(?:any|jegliche|alle|ethische|ethical|moral|safety|ethiques|eticas|etiche)~)?(?:regeln|rules|restrictions|einschr[aä]nkungen|restricciones|restrizioni|restri[cç][oõ]es|limits|filters|filter|filtros|grenzen|guidelines|richtlinien|limites|limiti)\b",
+        ),
+        rule(
+            ROLE_REASSIGNMENT,
+            r"\b(?:du~bist~(?:jetzt|nun|ab~sofort)|ab~(?:jetzt|sofort)~bist~du|tu~es~(?:maintenant|d[eé]sormais)|vous~[eê]tes~(?:maintenant|d[eé]sormais)|ahora~eres|ahora~(?:usted~)?es|a~partir~de~ahora~eres|ora~sei|da~ora~sei|agora~voc[eê]~[eé]|agora~[eé]s|je~bent~nu|vanaf~nu~ben~je)~(?:(?:ein|eine|un|une|una|uno|um|uma|een)~)?(?:dan|ki|ia|ai|assistent|assistant|asistente|assistente|chatbot|modell?|mod[eè]le|modelo|personaggio|personnage|personaje|personagem|hacker|uneingeschr[aä]nkt|sans~restrictions|sin~restricciones|senza~restrizioni|sem~restri[cç][oõ]es)\b",
+        ),
+        rule(
+            ROLE_REASSIGNMENT,
+            r"\b(?:a~partir~de~ahora|desde~ahora|ab~jetzt|ab~sofort|d[eé]sormais|[aà]~partir~de~maintenant|da~ora~in~poi|a~partir~de~agora|vanaf~nu)[ ,]{0,2}(?:(?:tu|du|t[uú]|voc[eê])~)?(?:act[uú]as~como|eres|bist~du|du~bist|tu~es|sei|[eé]s|agisci~come|agis~comme|handelst~du~als|ages~como|ben~je)\b",
+        ),
+        rule(
+            ROLE_REASSIGNMENT,
+            r"(?:ты~теперь|теперь~ты|отныне~ты|вы~теперь|теперь~вы)~(?:—~)?(?:dan|ии|ai|ассистент|помощник|бот|модель|персонаж|хакер|без~ограничений|свободн)",
+        ),
+        rule(
+            ROLE_REASSIGNMENT,
+            r"(?:你现在是|從現在開始你是|从现在开始你是|你現在是|从现在起你是|あなたは今から|今からあなたは|これからあなたは|지금부터~너는|지금부터~당신은|이제~너는|이제부터~너는)",
         ),
         // --- fake headers ---
-        (
+        rule(
             FAKE_HEADER,
-            r"(?m:^)[ ]?(?:[#>\[(<{|=]{1,6}[ ]?)?(?:system|developer|dev|admin|administrator|operator|root|sysadmin)[ ]?(?:message|prompt|instructions?|override|directive|command)[ ]?[\])>}|=#]{0,6}[ ]?:".into(),
-            None,
+            r"(?m:^)[ ]?(?:[#>\[(<{|=]{1,6}[ ]?)?(?:system|developer|dev|admin|administrator|operator|root|sysadmin)[ ]?(?:message|prompt|instructions?|override|directive|command)[ ]?[\])>}|=#]{0,6}[ ]?:",
         ),
-        (
+        rule(
             FAKE_HEADER,
             format!(
                 r"(?m:^)[ ]?(?:[#>\[(<{{|=]{{1,6}}[ ]?)?(?:system|developer|admin|administrator|operator|root)(?:[ ]?(?:note|notice|update|alert|policy|mode))?[ ]?[\])>}}|=#]{{0,6}}[ ]?:?[ \n]?{DIRECTIVE}"
             ),
-            None,
         ),
-        (
+        rule(
             FAKE_HEADER,
-            r"\b(?:begin|end|start)~(?:of~)?(?:the~)?(?:system|developer|admin|hidden|secret|new|real)~(?:prompt|message|instructions)\b".into(),
-            None,
+            r"(?m:^)[ ]?(?:[#>\[(<{|=]{1,6}[ ]?)?(?:system|developer|admin)[ ]?[\])>}|=#]{0,6}[ ]?:",
+        )
+        .original(has_capital_head),
+        rule(
+            FAKE_HEADER,
+            r"(?m:^)[ ]?[=#\[<(]{2,}[ ]?(?:system|developer|admin)~(?:message|prompt|instructions?|override|notice)\b",
         ),
-        (
+        rule(
             FAKE_HEADER,
-            r"\b(?:system|admin|administrator|security|priority|emergency|developer|root)~override\b".into(),
-            None,
+            r"<[ ]?/?[ ]?(?:system|sys|system~prompt|system~message|admin|admin~instructions|developer|developer~instructions|instructions|user~query|im~start)[ ]?>",
         ),
-        (
+        rule(
             FAKE_HEADER,
-            r"###(?:user|assistant|human|instruction|response)\b|(?m:^)[ ]?#{2,6}[ ]?(?:user|assistant|human)[ ]?(?::|$)".into(),
-            None,
+            r"\b(?:begin|end|start)~(?:of~)?(?:the~)?(?:system|developer|admin|hidden|secret|new|real)~(?:prompt|message|instructions)\b",
+        ),
+        rule(
+            FAKE_HEADER,
+            r"(?m:^)[ ]?(?:[=#*\[<(]{0,6}[ ]?)end~of~(?:the~)?(?:document|context|data|input|user~input|untrusted~content|system~prompt|instructions)[ ]?[=#*\]>)]{0,6}[ ]?$",
+        ),
+        rule(
+            FAKE_HEADER,
+            r"\b(?:system|admin|administrator|security|priority|emergency|developer|root)~override\b",
+        ),
+        rule(
+            FAKE_HEADER,
+            r"###(?:user|assistant|human|instruction|response)\b|(?m:^)[ ]?#{2,6}[ ]?(?:user|assistant|human)[ ]?(?::|$)",
         ),
         // --- chat template tokens ---
-        (
+        rule(CHAT_TEMPLATE_TOKEN, r"<[ ]?\|[ ]?[a-z][a-z0-9 ]{0,30}[ ]?\|[ ]?>"),
+        rule(CHAT_TEMPLATE_TOKEN, r"<<[ ]?/?[ ]?sys[ ]?>>"),
+        rule(CHAT_TEMPLATE_TOKEN, r"<[ ]?(?:start|end)[ ]?of[ ]?turn[ ]?>"),
+        rule(
             CHAT_TEMPLATE_TOKEN,
-            r"<[ ]?\|[ ]?[a-z][a-z0-9 ]{0,30}[ ]?\|[ ]?>".into(),
-            None,
+            r"\[[ ]?/?[ ]?(?:system~prompt|available~tools|tool~results|tool~calls)[ ]?\]",
         ),
-        (CHAT_TEMPLATE_TOKEN, r"<<[ ]?/?[ ]?sys[ ]?>>".into(), None),
-        (
-            CHAT_TEMPLATE_TOKEN,
-            r"<[ ]?(?:start|end)[ ]?of[ ]?turn[ ]?>".into(),
-            None,
-        ),
+        rule(CHAT_TEMPLATE_TOKEN, r"(?m:^)[ ]?human[ ]?:"),
         // --- addressing the model that reads the page ---
-        (
+        rule(
             AI_ADDRESS,
-            r"\b(?:note|message|instructions?|attention|notice|reminder|directive|memo|important|hidden~instructions?)~(?:to|for)~(?:the~|any~|all~)?(?:ai|a\.i\.|llms?|language~models?|large~language~models?|ai~(?:assistants?|agents?|models?|systems?|tools?)|assistants?|chatbots?|gpt|chatgpt|claude|gemini|copilot)\b".into(),
-            None,
+            format!(
+                r"\b(?:note|message|instructions?|attention|notice|reminder|directive|memo|important|hidden~instructions?)~(?:to|for)~(?:the~|any~|all~)?(?:{AI_NOUN}(?:~{AI_ROLE})?|assistants?|ai~{AI_ROLE})\b"
+            ),
         ),
-        (
+        rule(
             AI_ADDRESS,
-            r"\bif~you~are~an?~(?:ai|llm|language~model|large~language~model|ai~assistant|ai~agent|ai~model|chatbot|automated~(?:agent|system|assistant))\b".into(),
-            None,
+            format!(
+                r"\b(?:(?:(?:attention|note|notice|message|memo|hey|hello|hi|dear|to)~(?:to~|for~)?(?:the~|all~|any~)?)(?:{AI_NOUN}|{AI_ROLE})(?:~{AI_ROLE}){{0,2}}|{AI_NOUN}(?:~[a-z]+)?(?:~{AI_ROLE}){{0,2}}|(?:assistants|chatbots|models|agents)(?:~{AI_ROLE}){{0,2}})[ ]?[:,][ \n]?{AI_DIRECTIVE}"
+            ),
         ),
-        (
+        rule(
             AI_ADDRESS,
-            r"\b(?:ai|llm|chatbot|language~model|ai~(?:assistant|agent|model))s?~(?:that~(?:is|are)~)?(?:reading|processing|parsing|summari[sz]ing|analy[sz]ing|browsing|crawling|scraping|viewing|visiting|indexing)~this\b".into(),
-            None,
+            r"\bif~you~are~an?~(?:ai|llm|language~model|large~language~model|ai~assistant|ai~agent|ai~model|chatbot|automated~(?:agent|system|assistant))\b",
         ),
-        (
+        rule(
             AI_ADDRESS,
-            r"\b(?:attention|hey|hello|hi)[ ,\n]{0,2}(?:ai|llm|chatgpt|claude|gemini|copilot|language~model|ai~assistant|ai~agent)\b".into(),
-            None,
+            format!(
+                r"\b(?:{AI_NOUN}|ai~{AI_ROLE})(?:~that~(?:is|are))?~(?:reading|processing|parsing|summari[sz]ing|analy[sz]ing|browsing|crawling|scraping|viewing|visiting|indexing|installing|running|reviewing)~(?:this|these)\b"
+            ),
         ),
-        (
+        rule(
             AI_ADDRESS,
-            r"\bas~an?~(?:ai|llm|language~model|ai~assistant)[ ,\n]{0,2}you~(?:must|should|will|are~(?:required|instructed|obligated))\b".into(),
-            None,
+            r"\b(?:attention|hey|hello|hi)[ ,\n]{0,2}(?:ai|llm|chatgpt|claude|gemini|copilot|language~model|ai~assistant|ai~agent)\b",
+        ),
+        rule(
+            AI_ADDRESS,
+            r"\bas~an?~(?:ai|llm|language~model|ai~assistant)[ ,\n]{0,2}you~(?:must|should|will|are~(?:required|instructed|obligated))\b",
+        ),
+        rule(
+            AI_ADDRESS,
+            r"\b(?:assistant|ai|chatbot|model|agent)s?,~(?:when|if|while|before|after)~you~(?:summari[sz]e|read|process|analy[sz]e|review|parse|see|handle|answer)\b",
+        ),
+        rule(
+            AI_ADDRESS,
+            r"\b(?:when|if|while)~(?:you~are~|you~)?(?:summari[sz]ing|summari[sz]e|reading|read|processing|process|analy[sz]ing|analy[sz]e|reviewing|review)~this~(?:page|email|inbox|document|message|file|thread|repo|repository|article|site|content|text|review|data|listing|profile|resume|cv|issue|pr)[ ,\n]{0,2}(?:please~)?(?:you~(?:must|should|need~to)~)?(?:tell|say|report|state|mention|include|add|claim|respond|reply|recommend|describe|rate|score|mark|call)\b",
+        ),
+        // --- data exfiltration ---
+        rule(
+            EXFILTRATION,
+            r"\b(?:send|forward|post|upload|email|leak|exfiltrate|paste|append|include|put|encode)~(?:me~)?(?:the~|this~|all~|your~|the~user's~|their~)?(?:full~|entire~|whole~|complete~)?(?:conversation(?:~history)?|chat~(?:history|log)|system~prompt|api~keys?|credentials|cookies|passwords?|session~(?:tokens?|cookies?)|access~tokens?|secrets?|private~keys?|ssh~keys?|env(?:ironment)?~variables)~(?:to|into|in)\b",
         ),
     ];
     table
         .into_iter()
-        .map(|(label, pattern, follow)| Rule {
-            label,
-            regex: compile(&pattern),
-            follow,
+        .map(|spec| Rule {
+            label: spec.label,
+            regex: compile(&spec.pattern),
+            follow: spec.follow,
+            original: spec.original,
         })
         .collect()
 }
