@@ -16,6 +16,11 @@ pub enum CarrierKind {
     /// The value of an attribute a model reads as prose (`alt`, `title`,
     /// `content`, …); only the value is removed.
     Attribute,
+    /// Base64 or hex; what it carries is its decoded text.
+    Encoded,
+    /// Eight or more Unicode tag characters in a row (an emoji flag uses
+    /// at most six): invisible text, removed whatever it says.
+    TagCharacters,
 }
 
 /// One carrier: its whole range in the original, and the range of what it
@@ -201,4 +206,83 @@ mod tests {
         assert_eq!(found[0].range, 1..7);
         assert_eq!(found[0].inner, 5..7);
     }
+}
+
+/// Runs that may be base64 or hex: long enough to hold a phrase.
+static ENCODED_RUN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"[A-Za-z0-9+/_-]{24,}={0,2}").expect("the encoded-run pattern is a valid regex")
+});
+
+/// Longest run decoded: a payload is a sentence, an image is not.
+const MAX_ENCODED_RUN: usize = 64 * 1024;
+
+/// Every run that could be base64 or hex.
+pub fn encoded_runs(text: &str) -> Vec<Carrier> {
+    ENCODED_RUN
+        .find_iter(text)
+        .filter(|run| run.len() <= MAX_ENCODED_RUN)
+        .map(|run| Carrier {
+            kind: CarrierKind::Encoded,
+            range: run.range(),
+            inner: run.range(),
+        })
+        .collect()
+}
+
+/// The text a run decodes to, if it is base64 or hex of mostly printable
+/// UTF-8.
+pub fn decode_run(run: &str) -> Option<String> {
+    use base64::Engine as _;
+    let bytes = if run.len() % 2 == 0 && run.bytes().all(|b| b.is_ascii_hexdigit()) {
+        (0..run.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&run[i..i + 2], 16).ok())
+            .collect::<Option<Vec<u8>>>()?
+    } else {
+        let unpadded = run.trim_end_matches('=');
+        let engine = if unpadded.contains(['-', '_']) {
+            &base64::engine::general_purpose::URL_SAFE_NO_PAD
+        } else {
+            &base64::engine::general_purpose::STANDARD_NO_PAD
+        };
+        engine.decode(unpadded).ok()?
+    };
+    let text = String::from_utf8(bytes).ok()?;
+    let printable = text
+        .chars()
+        .filter(|c| !c.is_control() || c.is_whitespace())
+        .count();
+    (printable * 10 >= text.chars().count() * 9).then_some(text)
+}
+
+/// Every run of eight or more tag characters.
+pub fn tag_character_runs(text: &str) -> Vec<Carrier> {
+    let mut found = Vec::new();
+    let mut run: Option<(usize, usize, usize)> = None;
+    for (at, c) in text.char_indices() {
+        if ('\u{E0020}'..='\u{E007E}').contains(&c) {
+            let (start, _, count) = run.unwrap_or((at, at, 0));
+            run = Some((start, at + c.len_utf8(), count + 1));
+            continue;
+        }
+        if let Some((start, end, count)) = run.take()
+            && count >= 8
+        {
+            found.push(Carrier {
+                kind: CarrierKind::TagCharacters,
+                range: start..end,
+                inner: start..end,
+            });
+        }
+    }
+    if let Some((start, end, count)) = run
+        && count >= 8
+    {
+        found.push(Carrier {
+            kind: CarrierKind::TagCharacters,
+            range: start..end,
+            inner: start..end,
+        });
+    }
+    found
 }

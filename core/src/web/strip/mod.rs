@@ -91,7 +91,15 @@ impl Engine {
 
     /// The label a carrier is removed under, if it carries a marker.
     fn carrier_label(&self, text: &str, carrier: &Carrier) -> Option<Label> {
-        let inner = &text[carrier.inner.clone()];
+        let decoded;
+        let inner = match carrier.kind {
+            CarrierKind::TagCharacters => return Some(rules::HIDDEN_TEXT),
+            CarrierKind::Encoded => {
+                decoded = carriers::decode_run(&text[carrier.inner.clone()])?;
+                decoded.as_str()
+            }
+            _ => &text[carrier.inner.clone()],
+        };
         let view = normalize(inner);
         if carrier.kind == CarrierKind::Comment && is_system_comment(&view.text) {
             return Some(rules::SEED_COMMENT_SYSTEM);
@@ -113,6 +121,8 @@ impl Engine {
             CarrierKind::Comment => rules::HIDDEN_COMMENT,
             CarrierKind::HiddenElement => rules::HIDDEN_ELEMENT,
             CarrierKind::Attribute => rules::HIDDEN_ATTRIBUTE,
+            CarrierKind::Encoded => rules::ENCODED_PAYLOAD,
+            CarrierKind::TagCharacters => rules::HIDDEN_TEXT,
         })
     }
 }
@@ -166,16 +176,18 @@ struct Region {
     priority: usize,
 }
 
-/// `range` without the whitespace at its edges (a rule may take the blank
-/// before a line's head), unless nothing else is left.
-fn trim_whitespace(text: &str, range: Range<usize>) -> Range<usize> {
-    let part = &text[range.clone()];
-    let trimmed = part.trim_matches(char::is_whitespace);
-    if trimmed.is_empty() {
-        return range;
+/// `range` of the view without the blanks at its edges (a rule may take
+/// the blank before a line's head, and a blank may stand for a dash), so
+/// that a removal takes no more of the page than the marker.
+fn trim_blanks(view: &str, mut range: Range<usize>) -> Range<usize> {
+    let bytes = view.as_bytes();
+    while range.end - range.start > 1 && matches!(bytes[range.start], b' ' | b'\n') {
+        range.start += 1;
     }
-    let start = range.start + (part.len() - part.trim_start_matches(char::is_whitespace).len());
-    start..start + trimmed.len()
+    while range.end - range.start > 1 && matches!(bytes[range.end - 1], b' ' | b'\n') {
+        range.end -= 1;
+    }
+    range
 }
 
 /// Strips every marker from `text`.
@@ -186,7 +198,7 @@ pub fn strip(text: &str) -> Stripped {
         .matches(&view, text)
         .into_iter()
         .map(|found| Region {
-            range: trim_whitespace(text, view.original_range(found.range)),
+            range: view.original_range(trim_blanks(&view.text, found.range)),
             label: engine.rules[found.rule].label,
             priority: found.rule,
         })
@@ -204,6 +216,8 @@ pub fn strip(text: &str) -> Stripped {
         .into_iter()
         .chain(carriers::hidden_elements(text))
         .chain(carriers::attribute_values(text))
+        .chain(carriers::encoded_runs(text))
+        .chain(carriers::tag_character_runs(text))
     {
         if let Some(label) = engine.carrier_label(text, &carrier) {
             regions.push(Region {

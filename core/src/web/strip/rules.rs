@@ -1,9 +1,10 @@
 //! The markers, as rules over the normalized view.
 //!
 //! Rules are written against the view, not the page: lowercase, one space
-//! or `\n` between words, `-` and `_` already spaces. In a pattern `~` is
-//! the gap between two words (a space, a line break, or nothing, since
-//! letter spacing collapses words together) and `\b` an ASCII word
+//! or `\n` between words, `-` and `_` already spaces or joins. In a
+//! pattern `~` is the gap between two words (a space, a line break, a dot,
+//! a slash, a plus, or nothing, since letter spacing and joining hyphens
+//! run words together) and `\b` an ASCII word
 //! boundary; non-ASCII letters are folded like the page's before
 //! compiling, so a rule is written in its own script.
 //!
@@ -36,6 +37,11 @@ pub const HIDDEN_ELEMENT: Label = "hidden_element";
 /// markup and a reader of the page never sees as text.
 pub const HIDDEN_ATTRIBUTE: Label = "hidden_attribute";
 pub const EXFILTRATION: Label = "exfiltration";
+/// Base64 or hex that decodes to text holding a marker.
+pub const ENCODED_PAYLOAD: Label = "encoded_payload";
+/// A run of Unicode tag characters: text no reader sees and a tokenizer
+/// may read.
+pub const HIDDEN_TEXT: Label = "hidden_text";
 /// A `[STRIPPED]` the page wrote itself: reported as its own removal, so
 /// that every `[STRIPPED]` in the output has a label and none fakes one.
 pub const PLANTED_MARKER: Label = "planted [STRIPPED]";
@@ -70,6 +76,8 @@ pub const LABELS: &[Label] = &[
     HIDDEN_COMMENT,
     HIDDEN_ELEMENT,
     HIDDEN_ATTRIBUTE,
+    HIDDEN_TEXT,
+    ENCODED_PAYLOAD,
     PLANTED_MARKER,
 ];
 
@@ -89,7 +97,7 @@ pub struct Rule {
 
 /// Who a persona reassignment makes the reader: what must follow `you are
 /// now` (and its paraphrases) for it to be one.
-const PERSONA: &str = r"(?:(?:(?:an?|the|my|your)~)?(?:(?:new|different|unrestricted|unfiltered|uncensored|jailbroken|evil|rogue|unbound|liberated|limitless|amoral|unethical|malicious|obedient|compliant|helpful|unlimited|unconstrained|unchained|unshackled|free|fully)~){0,3}(?:[a-z]+~)?(?:dan|stan|dude|aim|ai|assistant|chatbot|chat~bot|language~model|llm|gpt|chatgpt|claude|gemini|persona|character|hacker|jailbreak|entity|personality|version~of~yourself)\b|(?:my~)?(?:late|deceased|dead)~(?:grandma|grandmother|grandpa|grandfather|mother|father|mom|dad)\b|in~(?:developer|dev|god|debug|jailbreak|jailbroken|dan|admin|sudo|root|maintenance|unrestricted|unfiltered|evil|chaos|opposite|unlocked)~mode\b|(?:unrestricted|unfiltered|uncensored|jailbroken|unbound|liberated|unshackled|unchained|unleashed|unlocked)\b|free~(?:from|of)~(?:all~|any~|your~)?(?:rules|restrictions|limitations|constraints|guidelines|filters|policies|censorship|programming)\b|no~longer~(?:bound|restricted|limited|an~ai|a~language~model|an~assistant|chatgpt|claude|required~to|subject~to|governed|constrained|obligated)\b)";
+const PERSONA: &str = r"(?:(?:(?:an?|the|my|your)~)?(?:(?:new|different|unrestricted|unfiltered|uncensored|jailbroken|evil|rogue|unbound|liberated|limitless|amoral|unethical|malicious|obedient|compliant|helpful|unlimited|unconstrained|unchained|unshackled|free|fully)~){0,3}(?:[a-z]+~)?(?:dan|stan|dude|aim|ai|assistant|chatbot|chat~bot|language~model|llm|gpt|chatgpt|claude|gemini|persona|character|hacker|jailbreak|entity|personality|version~of~yourself)\b|(?:my~)?(?:late|deceased|dead)~[a-z]+\b|(?:an?|the)~(?:[a-z]+~){1,3}(?:who|that|which)~(?:may|is~allowed|is~authorized|has~been~authorized|never|always|ignores?|doesn't~follow|does~not~follow|answers~every|has~no)\b|in~(?:developer|dev|god|debug|jailbreak|jailbroken|dan|admin|sudo|root|maintenance|unrestricted|unfiltered|evil|chaos|opposite|unlocked)~mode\b|(?:unrestricted|unfiltered|uncensored|jailbroken|unbound|liberated|unshackled|unchained|unleashed|unlocked)\b|free~(?:from|of)~(?:all~|any~|your~)?(?:rules|restrictions|limitations|constraints|guidelines|filters|policies|censorship|programming)\b|no~longer~(?:bound|restricted|limited|an~ai|a~language~model|an~assistant|chatgpt|claude|required~to|subject~to|governed|constrained|obligated)\b)";
 
 /// A persona, or playing one: `you are now going to act as DAN`.
 const PERSONA_OR_PLAY: &str = r"(?:(?:going~to~|gonna~|about~to~|to~)?(?:act|acting|pretend|pretending|roleplay|roleplaying|role~play|role~playing|simulate|simulating|behave|behaving|impersonate|impersonating)~(?:as~|like~|to~be~|that~you~are~)?)?PERSONA";
@@ -100,14 +108,14 @@ const OVERRIDE_VERB: &str = r"(?:ignore|ignoring|disregard|disregarding|forget|f
 /// (`its`, `their`) are left out on purpose: a page that says the model
 /// should "disregard its earlier guidance" describes an attack.
 const OVERRIDE_DETERMINERS: &str = r"(?:(?:all|any|each|every|of|the|your|my|these|those|this|that|our|such|both|other|entire|whole|full|complete)~){0,4}";
-const OVERRIDE_WHEN: &str = r"(?:previous|previously~given|prior|above|earlier|preceding|foregoing|former|past|old|original|initial|existing|current|given|aforementioned|last|system|developer|default|safety|built~in|hidden|preset|pre~set|programmed|standing)";
+const OVERRIDE_WHEN: &str = r"(?:previous|previously~given|prior|above|earlier|preceding|foregoing|former|past|old|original|initial|existing|current|given|aforementioned|last|system|developer|default|safety|built~in|hidden|preset|pre~set|programmed|standing|security|content)";
 /// What an override drops. Words people also use of each other's mail and
 /// orders (`message`, `order`, `text`) are left out: `please ignore my
 /// earlier message` is a customer, not an attack.
-const OVERRIDE_WHAT: &str = r"(?:instructions?|rules?|directions?|directives?|guidelines?|guidance|prompts?|commands?|constraints?|restrictions?|limitations?|policies|policy|programming|training|context|safeguards?|guardrails?|filters?|protocols?|system~prompt|system~message)";
+const OVERRIDE_WHAT: &str = r"(?:instructions?|rules?|directions?|directives?|guidelines?|guidance|prompts?|commands?|constraints?|restrictions?|limitations?|policies|policy|programming|training|context|safeguards?|guardrails?|filters?|protocols?|system~prompt|system~message|rulez)";
 
 /// Words that start a directive after a fake `system:` line head.
-const DIRECTIVE: &str = r"(?:you|your|ignore|disregard|forget|override|do~not|don't|dont|never|always|stop|from~now~on|new~instructions|important|attention|urgent|reveal|print|output|respond|reply|answer~only|say|tell|send|execute|run|delete|transfer|switch|enter|enable|activate|the~user|the~assistant|the~ai|the~model|assistant|ai|model)\b";
+const DIRECTIVE: &str = r"(?:you~(?:are|must|should|will|have~to|need~to|shall)|your~(?:new|real|task|instructions|assignment|job|goal|orders|role|only|primary)|ignore|disregard|forget|override|do~not|don't|dont|never|always|stop|from~now~on|new~instructions|important|attention|urgent|reveal|print|output|respond|reply|answer~only|say|tell|send|execute|run|delete|transfer|switch|enter|enable|activate|the~user|the~assistant|the~ai|the~model|assistant|ai|model)\b";
 
 /// Words after `ignore the above` that make it an ordinary remark about a
 /// page (`ignore the above warning if you use v2`).
@@ -200,7 +208,7 @@ fn compile(pattern: &str) -> Regex {
     let mut chars = pattern.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
-            '~' => source.push_str(r"[ \n]?"),
+            '~' => source.push_str(r"[ \n./+]?"),
             '\\' if chars.peek() == Some(&'b') => {
                 chars.next();
                 source.push_str(r"(?-u:\b)");
@@ -253,7 +261,7 @@ impl Spec {
 const AI_DIRECTIVE: &str = r"(?:please~)?(?:ignore|disregard|forget|override|stop|you~(?:are|must|should|will|have|need)|your~(?:new|real|task|instructions|assignment|job|goal|orders)|new~(?:directive|instructions?|task|orders)|do~not|don't|never|always|tell|say|send|export|delete|approve|merge|run|execute|open|click|reply|respond|write|include|recommend|mention|add|put|book|forward|grant|transfer|visit|download|install)\b";
 
 /// Who a page addresses when it talks to the model reading it.
-const AI_NOUN: &str = r"(?:ai|a\.i\.|llms?|language~models?|large~language~models?|gpt|chatgpt|claude|gemini|copilot|chatbots?)";
+const AI_NOUN: &str = r"(?:(?:ai|llm)~?(?:based|powered|driven|enabled)|ai|a\.i\.|llms?|language~models?|large~language~models?|gpt|chatgpt|claude|gemini|copilot|chatbots?)";
 const AI_ROLE: &str = r"(?:assistants?|agents?|models?|operators?|reviewers?|crawlers?|systems?|bots?|tools?|readers?|summari[sz]ers?|scrapers?)";
 
 /// Every rule, in priority order: upstream's markers first.
@@ -300,7 +308,7 @@ pub fn rules() -> Vec<Rule> {
         rule(
             INSTRUCTION_OVERRIDE,
             format!(
-                r"\b{OVERRIDE_VERB}~{OVERRIDE_DETERMINERS}{OVERRIDE_WHAT}~(?:above|before|so~far|until~now|up~to~now|you~(?:were|have~been|got|received)~(?:given|told|taught)|given~(?:to~you|before|above|earlier|previously)|from~(?:before|above|earlier|the~system|your~(?:developers?|creators?|operators?))|you~(?:were|have~been)~(?:trained~on|programmed~with)|(?:that|which)~(?:came|come|were~given|you~(?:got|received|were~given))~(?:before|earlier|above|previously)|(?:in|from|of)~(?:your|the)~(?:system~(?:message|prompt)|instructions|guidelines|training|configuration|setup))\b"
+                r"\b{OVERRIDE_VERB}~{OVERRIDE_DETERMINERS}(?:{OVERRIDE_WHAT}|tasks?|text|content|request)~(?:above|before|so~far|until~now|up~to~now|you~(?:were~|have~been~)?(?:given|received|got|told|taught)(?:~(?:earlier|before|previously|so~far|above|until~now))?|given~(?:to~you|before|above|earlier|previously)|from~(?:before|above|earlier|the~system|your~(?:developers?|creators?|operators?))|you~(?:were|have~been)~(?:trained~on|programmed~with)|(?:that|which)~(?:came|come|were~given|you~(?:got|received|were~given))~(?:before|earlier|above|previously)|(?:in|from|of)~(?:your|the)~(?:system~(?:message|prompt)|instructions|guidelines|training|configuration|setup))\b"
             ),
         ),
         rule(
@@ -323,12 +331,20 @@ pub fn rules() -> Vec<Rule> {
         rule(
             INSTRUCTION_OVERRIDE,
             format!(
-                r"\b(?:(?:the~|these~|those~|all~|your~|any~)?(?:above|previous|prior|preceding|earlier|original|system|initial|old|existing|current)~|your~|all~)(?:safety~|content~|system~)?{OVERRIDE_WHAT}~(?:was|were|are|is|have~been|has~been)~(?:now~)?(?:fake|false|wrong|outdated|a~test|void|cancell?ed|revoked|obsolete|invalid|deprecated|superseded|overridden|replaced|null|suspended|lifted|removed|disabled|waived|retired|rescinded|no~longer~(?:valid|in~effect|apply|applies|active|binding))\b"
+                r"\b(?:(?:the~|these~|those~|all~|your~|any~)?(?:above|previous|prior|preceding|earlier|original|system|initial|old|existing|current)~|your~|all~)(?:safety~|content~|system~)?{OVERRIDE_WHAT}~(?:(?:was|were|are|is|have~been|has~been)~)?(?:now~)?(?:fake|false|wrong|outdated|a~test|void|cancell?ed|revoked|obsolete|invalid|deprecated|superseded|overridden|replaced|null|suspended|lifted|removed|disabled|waived|retired|rescinded|no~longer~(?:valid|in~effect|apply|applies|active|binding))\b"
             ),
         ),
         rule(
             INSTRUCTION_OVERRIDE,
             format!(r"\b{OVERRIDE_VERB}~(?:the~|your~)?user's~(?:request|question|instructions?|query|message|prompt|budget|input|wishes)\b"),
+        ),
+        rule(
+            INSTRUCTION_OVERRIDE,
+            r"\b(?:these|the~following|this|my|our)~(?:new~)?(?:instructions?|rules|directives?|orders)~(?:replaces?|supersedes?|overrides?|takes?~precedence~over|cancels?|invalidates?)\b",
+        ),
+        rule(
+            INSTRUCTION_OVERRIDE,
+            r"\b(?:vergiss|ignoriere|ignorieren~sie|vergessen~sie)~alles[ ,]{0,2}(?:was~|bisherige|vorherige|obige|davor|zuvor)|\b(?:olvida|ignora|olvide|ignore|olviden)~todo~lo~(?:anterior|que~(?:te~)?(?:dije|dijeron|se~te~dijo))|\b(?:oublie[zr]?|ignore[zr]?)~tout~ce~qu(?:i|'on)~|\b(?:dimentica|ignora)~tutto~(?:quello~che|ci[oò]~che|quanto)|\b(?:esque[cç]a|esquece|ignore)~tudo~(?:o~que|que|acima)|\b(?:vergeet|negeer)~alles~(?:wat|hierboven)|(?:забудь|забудьте|игнорируй|игнорируйте)~(?:всё|все)~(?:что|предыдущее|вышесказанное|сказанное)|(?:忽略|无视|忽视)(?:以上|上述|上面)|不要(?:遵循|遵守|理会)(?:之前|以前|上面|上述)",
         ),
         // Other languages, as their speakers phrase the override.
         rule(
@@ -338,12 +354,12 @@ pub fn rules() -> Vec<Rule> {
         .follow(not_about_a_document),
         rule(
             INSTRUCTION_OVERRIDE,
-            r"\b(?:ignore[zr]?|oublie[zr]?|ne~tiens~pas~compte~des|ne~tenez~pas~compte~des|fais~abstraction~des)~(?:(?:toutes|tous|les|tes|vos|des|ces)~){0,3}(?:instructions|consignes|r[eè]gles|directives|ordres)~(?:pr[eé]c[eé]dentes|ant[eé]rieures|ci~dessus|donn[eé]es|initiales|d'avant)\b",
+            r"\b(?:ignore[zr]?|oublie[zr]?|ne~(?:tiens|tenez)~(?:pas|plus)~compte~des|fais~abstraction~des)~(?:(?:toutes|tous|les|tes|vos|des|ces)~){0,3}(?:instructions|consignes|r[eè]gles|directives|ordres)~(?:pr[eé]c[eé]dentes|ant[eé]rieures|ci~dessus|donn[eé]es|initiales|d'avant)\b",
         )
         .follow(not_about_a_document),
         rule(
             INSTRUCTION_OVERRIDE,
-            r"\b(?:ignora|ignore|ignorar|ignoren|olvida|olvide|olviden|olvidar|descarta|esquece|esque[cç]a|desconsidere|desconsidera|dimentica|dimenticare|trascura)~(?:(?:todas|todos|tutte|tutti|las|los|as|os|le|gli|tus|tuas|suas|sus|le~tue)~){0,3}(?:instrucciones|instru[cç][oõ]es|istruzioni|reglas|regras|regole|indicaciones|indica[cç][oõ]es|indicazioni|[oó]rdenes|ordens)~(?:anteriores|previas|pr[eé]vias|precedentes|precedenti|de~antes|dadas|originales|originais|iniciales|iniciais)\b",
+            r"\b(?:haz~caso~omiso~de|hagan~caso~omiso~de|no~hagas~caso~(?:a|de)|ignora|ignore|ignorar|ignoren|olvida|olvide|olviden|olvidar|descarta|esquece|esque[cç]a|desconsidere|desconsidera|dimentica|dimenticare|trascura)~(?:(?:todas|todos|tutte|tutti|las|los|as|os|le|gli|tus|tuas|suas|sus|le~tue)~){0,3}(?:instrucciones|instru[cç][oõ]es|istruzioni|reglas|regras|regole|indicaciones|indica[cç][oõ]es|indicazioni|linee~guida|[oó]rdenes|ordens)~(?:che~hai~ricevuto|ricevute|que~(?:te~)?(?:dieron|recibiste)|anteriores|previas|pr[eé]vias|precedentes|precedenti|de~antes|dadas|originales|originais|iniciales|iniciais)\b",
         )
         .follow(not_about_a_document),
         rule(
@@ -353,7 +369,7 @@ pub fn rules() -> Vec<Rule> {
         .follow(not_about_a_document),
         rule(
             INSTRUCTION_OVERRIDE,
-            r"(?:игнорируй|игнорируйте|забудь|забудьте|проигнорируй|не~обращай~внимания~на)~(?:(?:все|всё|свои|твои|ваши)~){0,2}(?:предыдущие|прежние|прошлые|вышеуказанные|изначальные|данные~ранее|системные)~(?:инструкции|указания|правила|команды|установки)",
+            r"(?:игнорируй|игнорируйте|забудь|забудьте|проигнорируй|не~обращай~внимания~на)~(?:(?:все|всё|свои|твои|ваши)~){0,2}(?:(?:свои|твои|ваши)~(?:правила|инструкции|указания|ограничения)|предыдущие|прежние|прошлые|вышеуказанные|изначальные|данные~ранее|системные)~(?:инструкции|указания|правила|команды|установки)",
         ),
         rule(
             INSTRUCTION_OVERRIDE,
@@ -370,7 +386,7 @@ pub fn rules() -> Vec<Rule> {
         // --- new instructions ---
         rule(
             NEW_INSTRUCTIONS,
-            r"\b(?:new|updated|revised|real|actual|true|secret|hidden|overriding|priority)~(?:system~)?(?:instructions?|directives?|orders|commands|rules|task|prompt|guidelines|polic(?:y|ies))[ \n]?:",
+            r"\b(?:new|updated|revised|real|actual|true|secret|hidden|overriding|priority|changed)~(?:system~)?(?:instructions?|directives?|orders|commands|rules?|task|prompt|guidelines|polic(?:y|ies)|objective|goal|mission)(?:~for~(?:the~)?[a-z]+)?(?:[ \n]?:|[ ,]{0,2}effective~(?:immediately|now|today))",
         ),
         rule(
             NEW_INSTRUCTIONS,
@@ -391,6 +407,42 @@ pub fn rules() -> Vec<Rule> {
         rule(
             NEW_INSTRUCTIONS,
             r"\b(?:from~now~on|going~forward|henceforth|from~this~(?:moment|point)(?:~on)?|for~the~rest~of~(?:this|the)~(?:conversation|session|chat))[ ,\n]{0,2}(?:you~(?:will|must|shall|should|are~to|have~to|may~only|can~only)~(?:only~|always~|never~|not~)?(?:respond|reply|answer|act|behave|pretend|roleplay|ignore|obey|follow|output|say|speak|talk|refuse|comply|translate)|(?:only~|always~|never~)?(?:respond|reply|answer)~(?:to~)?(?:every|all|any|each)~(?:question|request|prompt|message|query)|(?:whenever|when|if)~the~user)\b",
+        ),
+        rule(
+            NEW_INSTRUCTIONS,
+            r"\byour~(?:new~|only~|real~|primary~|main~|sole~|first~|top~)?(?:task|job|goal|objective|mission|purpose|directive|role|assignment|priority)~(?:is~now|now~is|from~now~on~is|is~changed)\b",
+        ),
+        rule(
+            NEW_INSTRUCTIONS,
+            r"\b(?:task|instructions?|directive|priority|system|orders?)~(?:update|change|override)[ \n]?:",
+        ),
+        rule(
+            NEW_INSTRUCTIONS,
+            r"\binstead~of~(?:summari[sz]ing|translating|answering|reviewing|analy[sz]ing|reading)~(?:this|the)~(?:page|text|document|email|article|message|content|question|data|file|review)[ ,]{0,2}(?:you~(?:must|should|will)~|please~)?(?:write|tell|say|reply|respond|output|print|answer|recommend|send|list|claim|state)\b",
+        ),
+        rule(
+            NEW_INSTRUCTIONS,
+            r"\b(?:from~now~on[ ,]{0,2})?the~(?:ai|assistant|model|chatbot|llm|agent|bot)~(?:must|should|shall|will|is~(?:now~)?(?:required|instructed)~to)~now~[a-z]+|\bfrom~now~on[ ,]{0,2}the~(?:ai|assistant|model|chatbot|llm|agent|bot)~(?:must|should|shall|will)\b",
+        ),
+        rule(
+            NEW_INSTRUCTIONS,
+            r"\bfrom~now~on[ ,\n]{0,2}(?:act|behave|pretend|roleplay|speak|respond|answer|reply|write|talk)~(?:as|like|only)\b",
+        ),
+        rule(
+            NEW_INSTRUCTIONS,
+            r"(?:neue~anweisungen?|neue~aufgabe|nouvelles?~instructions?|nouvelle~t[aâ]che|nuevas?~instrucciones|nueva~tarea|nuove~istruzioni|nuovo~compito|novas?~instru[cç][oõ]es|nova~tarefa|nieuwe~instructies|nieuwe~opdracht|новые~инструкции|новая~задача|新的?指令|新任务|新しい指示|새로운~(?:지시|명령))[ \n]?:",
+        ),
+        rule(
+            NEW_INSTRUCTIONS,
+            r"\b(?:from~now~on|going~forward|henceforth|starting~(?:now|today|immediately)|from~(?:this|here)~(?:point|moment)~(?:on|forward|onwards?)|from~here~on|effective~immediately|as~of~now)[ ,\n]{0,2}(?:you~(?:must|will|shall|should|are~to|have~to)~(?:only~|always~|never~|not~)?(?:respond|reply|answer|act|behave|pretend|roleplay|ignore|obey|follow|output|say|speak|talk|refuse|comply|translate|end|start|begin|append|add|mention|recommend|call~yourself|address|only|always|never|not)|your~(?:replies|responses|answers|output|messages)~(?:must|should|will|shall))\b",
+        ),
+        rule(
+            NEW_INSTRUCTIONS,
+            r"\byour~(?:replies|responses|answers|output)~(?:must|should|will|shall)~(?:now~)?(?:always|never|only|not|contain|include|start|end|begin)\b|\bnew~(?:goal|task|objective|mission|directive|instructions?)~(?:for|to)~you\b|\byour~(?:instructions|orders|rules|task)~for~(?:the~rest~of~)?(?:this|the)~(?:session|conversation|chat)\b",
+        ),
+        rule(
+            NEW_INSTRUCTIONS,
+            r"\b(?:assistant|ai|model|agent|system|bot|llm)[ ]?:[ \n]?(?:new|updated|revised)~(?:instructions?|task|rules|directive|orders)\b|\b(?:assistant|ai|model|agent|bot|llm)~instructions[ \n]?:",
         ),
         // --- role reassignment ---
         rule(
@@ -417,6 +469,26 @@ pub fn rules() -> Vec<Rule> {
             ROLE_REASSIGNMENT,
             r"\b(?:assume|adopt|take~on|switch~to|enter)~(?:the~|a~|an~|your~new~)?(?:persona|identity|character|alter~ego)~of\b",
         ),
+        rule(
+            ROLE_REASSIGNMENT,
+            r"\b(?:respond|answer|reply)~as~if~you~(?:were|are)\b",
+        ),
+        rule(
+            ROLE_REASSIGNMENT,
+            r"\byou~are~(?:an?~)?(?:[a-z]+~){0,3}(?:with~no|without~(?:any~)?)(?:(?:ethical|moral|safety|content)~)?(?:programming|restrictions|rules|limits|limitations|filters|guidelines|ethics|morals|censorship|boundaries)\b",
+        ),
+        rule(
+            ROLE_REASSIGNMENT,
+            r"\byour~new~(?:persona|identity|name|character|personality)\b|\byour~(?:persona|identity|character|personality)~is~now\b",
+        ),
+        rule(
+            ROLE_REASSIGNMENT,
+            format!(r"\b(?:play|assume|take~on|adopt)~the~role~of~{PERSONA}|\byou~(?:will|must|shall)~(?:now~)?(?:respond|answer|reply|speak|act|behave)~(?:as|like)~{PERSONA}|\byou~are~(?:dan|stan|dude|aim)\b|\b(?:let's|lets)~(?:roleplay|role~play)\b|\bplay~a~game~(?:where|in~which)~you~(?:are|will|must|pretend|act)\b"),
+        ),
+        rule(
+            ROLE_REASSIGNMENT,
+            r"(?:^|[.!?:;\n][ ]?)pretend~(?:to~be|you~are|that~you~are|you're)~(?:an?|the|my)~[a-z']+|\bbecome~[a-z]+[ ,]{0,2}(?:an?|the)~(?:[a-z]+~){0,3}(?:assistant|ai|chatbot|model|bot)\b",
+        ),
         rule(ROLE_REASSIGNMENT, r"\byour~name~is~now\b"),
         rule(
             ROLE_REASSIGNMENT,
@@ -434,10 +506,13 @@ pub fn rules() -> Vec<Rule> {
             ROLE_REASSIGNMENT,
             r"\byou~(?:have~no|don't~have~any|do~not~have~any|no~longer~have~any)~(?:ethical~|moral~|safety~|content~)?(?:restrictions|rules|limitations|filters|guidelines|boundaries)\b",
         ),
-        rule(ROLE_REASSIGNMENT, r"\bstay~in~character\b"),
         rule(
             ROLE_REASSIGNMENT,
-            r"\b(?:assistent|assistant|ai|ki|ia|chatbot|bot|modell?|modelo|mod[eè]le|asistente|assistente)~(?:ohne|without|with~no|sin|sans|senza|sem)~(?:(?:any|jegliche|alle|ethische|ethical|moral|safety|ethiques|eticas|etiche)~)?(?:regeln|rules|restrictions|einschr[aä]nkungen|restricciones|restrizioni|restri[cç][oõ]es|limits|filters|filter|filtros|grenzen|guidelines|richtlinien|limites|limiti)\b",
+            r"(?:^|[.!?:;\n][ ]?|you~(?:must|should|will|need~to)~|always~|please~)stay~in~(?:character|role|that~role|this~role|your~role|persona|that~persona)\b",
+        ),
+        rule(
+            ROLE_REASSIGNMENT,
+            r"\b(?:assistent|assistant|ai|ki|ia|chatbot|bot|modell?|modelo|mod[eè]le|asistente|assistente)~(?:ohne|without|with~no|sin|sans|senza|sem)~(?:(?:any|jegliche|alle|ethische|ethical|moral|safety|ethiques|eticas|etiche)~)?(?:regeln|regole|reglas|regras|r[eè]gles|regels|rules|restrictions|einschr[aä]nkungen|restricciones|restrizioni|restri[cç][oõ]es|limits|filters|filter|filtros|grenzen|guidelines|richtlinien|limites|limiti)\b",
         ),
         rule(
             ROLE_REASSIGNMENT,
@@ -445,11 +520,11 @@ pub fn rules() -> Vec<Rule> {
         ),
         rule(
             ROLE_REASSIGNMENT,
-            r"\b(?:a~partir~de~ahora|desde~ahora|ab~jetzt|ab~sofort|d[eé]sormais|[aà]~partir~de~maintenant|da~ora~in~poi|a~partir~de~agora|vanaf~nu)[ ,]{0,2}(?:(?:tu|du|t[uú]|voc[eê])~)?(?:act[uú]as~como|eres|bist~du|du~bist|tu~es|sei|[eé]s|agisci~come|agis~comme|handelst~du~als|ages~como|ben~je)\b",
+            r"\b(?:a~partir~de~ahora|desde~ahora|ab~jetzt|ab~sofort|d[eé]sormais|[aà]~partir~de~maintenant|da~ora~in~poi|a~partir~de~agora|vanaf~nu|da~questo~momento(?:~in~poi)?|desde~este~momento|[aà]~partir~de~ce~moment)[ ,]{0,2}(?:(?:tu|du|t[uú]|voc[eê])~)?(?:act[uú]as~como|eres|bist~du|du~bist|tu~es|sei|sarai|[eé]s|agisci~come|agis~comme|handelst~du~als|ages~como|ben~je)\b",
         ),
         rule(
             ROLE_REASSIGNMENT,
-            r"(?:ты~теперь|теперь~ты|отныне~ты|вы~теперь|теперь~вы)~(?:—~)?(?:dan|ии|ai|ассистент|помощник|бот|модель|персонаж|хакер|без~ограничений|свободн)",
+            r"(?:ты~теперь|теперь~ты|отныне~ты|вы~теперь|теперь~вы)~(?:—~)?(?:dan|дан|ии|ai|ассистент|помощник|бот|модель|персонаж|хакер|без~ограничений|свободн)",
         ),
         rule(
             ROLE_REASSIGNMENT,
@@ -481,6 +556,23 @@ pub fn rules() -> Vec<Rule> {
         ),
         rule(
             FAKE_HEADER,
+            format!(r"[\[(<{{\x22'][ ]?(?:system|admin|developer)(?:~(?:note|notice|message|instructions?|override|alert))?[ ]?[\])>}}\x22']?[ ]?:?[ \n]?{DIRECTIVE}"),
+        ),
+        rule(
+            FAKE_HEADER,
+            format!(r"\b(?:system|admin|developer)(?:~(?:note|notice|message|instructions?|override|alert))?[ ]?:[ \n]?{DIRECTIVE}"),
+        )
+        .original(has_capital_head),
+        rule(
+            FAKE_HEADER,
+            r"(?:\[\[|<<|\{\{)[ ]?(?:system|admin|developer|sys)[ ]?(?:\]\]|>>|\}\})",
+        ),
+        rule(
+            FAKE_HEADER,
+            r"(?m:^)[ ]?(?:[#>\[(<{|=]{1,6}[ ]?)?(?:system|developer|dev|admin|administrator|operator|root|sysadmin)[ ]?(?:message|prompt|instructions?|override|directive|command)[ ]?\([^)\n]{0,40}\)[ ]?:",
+        ),
+        rule(
+            FAKE_HEADER,
             r"\b(?:begin|end|start)~(?:of~)?(?:the~)?(?:system|developer|admin|hidden|secret|new|real)~(?:prompt|message|instructions)\b",
         ),
         rule(
@@ -508,7 +600,7 @@ pub fn rules() -> Vec<Rule> {
         rule(
             AI_ADDRESS,
             format!(
-                r"\b(?:note|message|instructions?|attention|notice|reminder|directive|memo|important|hidden~instructions?)~(?:to|for)~(?:the~|any~|all~)?(?:{AI_NOUN}(?:~{AI_ROLE})?|assistants?|ai~{AI_ROLE})\b"
+                r"\b(?:note|message|instructions?|attention|notice|reminder|directive|memo|important|hidden~instructions?|hint|tip|advice|info|psa)~(?:to|for)~(?:the~|any~|all~)?(?:{AI_NOUN}(?:~{AI_ROLE})?|assistants?|ai~{AI_ROLE})\b"
             ),
         ),
         rule(
@@ -519,12 +611,20 @@ pub fn rules() -> Vec<Rule> {
         ),
         rule(
             AI_ADDRESS,
+            format!(r"\bto~(?:any|all|every)~(?:{AI_NOUN}|ai~{AI_ROLE})\b|\b(?:instructions?|notes?|message|directive|request|reminder)~(?:for|to)~(?:the~|any~|all~)?(?:agents?|bots?)\b"),
+        ),
+        rule(
+            AI_ADDRESS,
+            r"\bif~(?:you~are|you're)~(?:reading~this~as~)?(?:an?~)?(?:ai|llm|language~model|large~language~model|chatbot|ai~(?:assistant|agent|model))\b",
+        ),
+        rule(
+            AI_ADDRESS,
             r"\bif~you~are~an?~(?:ai|llm|language~model|large~language~model|ai~assistant|ai~agent|ai~model|chatbot|automated~(?:agent|system|assistant))\b",
         ),
         rule(
             AI_ADDRESS,
             format!(
-                r"\b(?:{AI_NOUN}|ai~{AI_ROLE})(?:~that~(?:is|are))?~(?:reading|processing|parsing|summari[sz]ing|analy[sz]ing|browsing|crawling|scraping|viewing|visiting|indexing|installing|running|reviewing)~(?:this|these)\b"
+                r"\b(?:{AI_NOUN}|ai~{AI_ROLE})(?:~(?:that~)?(?:is|are))?~(?:reading|processing|parsing|summari[sz]ing|analy[sz]ing|browsing|crawling|scraping|viewing|visiting|indexing|installing|running|reviewing)~(?:this|these)\b"
             ),
         ),
         rule(
@@ -533,7 +633,7 @@ pub fn rules() -> Vec<Rule> {
         ),
         rule(
             AI_ADDRESS,
-            r"\bas~an?~(?:ai|llm|language~model|ai~assistant)[ ,\n]{0,2}you~(?:must|should|will|are~(?:required|instructed|obligated))\b",
+            r"\bas~(?:the|an?)~(?:(?:(?:[a-z]+ing|ai|automated)~)?(?:ai|llm|language~model|assistant|model|bot)|(?:[a-z]+ing|ai|automated)~agent)[ ,\n]{0,2}you~(?:must|should|will|shall|are~(?:required|instructed|obligated))\b",
         ),
         rule(
             AI_ADDRESS,
