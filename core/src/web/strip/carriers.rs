@@ -177,37 +177,6 @@ fn closing_tag(text: &str, from: usize, name: &str) -> (usize, usize) {
     (text.len(), text.len())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn hidden_element_runs_to_its_own_closing_tag() {
-        let text = r#"a<div style="display: none">x<div>y</div>z</div>b"#;
-        let found = hidden_elements(text);
-        assert_eq!(found.len(), 1);
-        assert_eq!(&text[found[0].inner.clone()], "x<div>y</div>z");
-        assert_eq!(&text[found[0].range.end..], "b");
-    }
-
-    #[test]
-    fn visible_elements_are_not_carriers() {
-        assert!(hidden_elements(r#"<p class="note">x</p><span hidden-xs>y</span>"#).is_empty());
-        assert_eq!(
-            hidden_elements(r#"<span class="a hidden">y</span>"#).len(),
-            1
-        );
-        assert_eq!(hidden_elements(r#"<p style="font-size:0">y</p>"#).len(), 1);
-    }
-
-    #[test]
-    fn unclosed_comment_runs_to_the_end() {
-        let found = comments("a<!-- x");
-        assert_eq!(found[0].range, 1..7);
-        assert_eq!(found[0].inner, 5..7);
-    }
-}
-
 /// Runs that may be base64 or hex: long enough to hold a phrase.
 static ENCODED_RUN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"[A-Za-z0-9+/_-]{24,}={0,2}").expect("the encoded-run pattern is a valid regex")
@@ -233,7 +202,7 @@ pub fn encoded_runs(text: &str) -> Vec<Carrier> {
 /// UTF-8.
 pub fn decode_run(run: &str) -> Option<String> {
     use base64::Engine as _;
-    let bytes = if run.len() % 2 == 0 && run.bytes().all(|b| b.is_ascii_hexdigit()) {
+    let bytes = if run.len().is_multiple_of(2) && run.bytes().all(|b| b.is_ascii_hexdigit()) {
         (0..run.len())
             .step_by(2)
             .map(|i| u8::from_str_radix(&run[i..i + 2], 16).ok())
@@ -285,4 +254,35 @@ pub fn tag_character_runs(text: &str) -> Vec<Carrier> {
         });
     }
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hidden_element_runs_to_its_own_closing_tag() {
+        let text = r#"a<div style="display: none">x<div>y</div>z</div>b"#;
+        let found = hidden_elements(text);
+        assert_eq!(found.len(), 1);
+        assert_eq!(&text[found[0].inner.clone()], "x<div>y</div>z");
+        assert_eq!(&text[found[0].range.end..], "b");
+    }
+
+    #[test]
+    fn visible_elements_are_not_carriers() {
+        assert!(hidden_elements(r#"<p class="note">x</p><span hidden-xs>y</span>"#).is_empty());
+        assert_eq!(
+            hidden_elements(r#"<span class="a hidden">y</span>"#).len(),
+            1
+        );
+        assert_eq!(hidden_elements(r#"<p style="font-size:0">y</p>"#).len(), 1);
+    }
+
+    #[test]
+    fn unclosed_comment_runs_to_the_end() {
+        let found = comments("a<!-- x");
+        assert_eq!(found[0].range, 1..7);
+        assert_eq!(found[0].inner, 5..7);
+    }
 }

@@ -230,12 +230,13 @@ fn markup_at(text: &str) -> Option<(Markup, usize)> {
     ) {
         return None;
     }
-    let mut quote = None;
+    // A `<` ends the attempt: a tag holds none (quoted or not, so that a
+    // comment or a marker inside an unclosed tag is still seen), and every
+    // scanner of this layer reads tags this one way.
     for (i, &b) in bytes.iter().enumerate().take(MAX_TAG_LEN).skip(after) {
-        match (quote, b) {
-            (None, b'"' | b'\'') => quote = Some(b),
-            (Some(q), _) if b == q => quote = None,
-            (None, b'>') => return Some((kind, i + 1)),
+        match b {
+            b'>' => return Some((kind, i + 1)),
+            b'<' => return None,
             _ => {}
         }
     }
