@@ -1,6 +1,6 @@
 //! The `agentfence` command line: `run` the vectors, serve the reference as
-//! a `port`, `template` messages by hand or as JSON lines, or `chat`:
-//! split prompt text into role messages.
+//! a `port`, `template` messages by hand or as JSON lines, `chat`: split
+//! prompt text into role messages, or `web`: strip, wrap and fetch pages.
 //!
 //! Exit status: 0 success, 1 a failing case or a bad input line, 2 a usage
 //! or load error (clap uses 2 for its own usage errors too).
@@ -8,6 +8,7 @@
 pub mod chat;
 mod run;
 pub mod template;
+pub mod web;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -45,6 +46,9 @@ pub enum CliCommand {
     Template(TemplateArgs),
     /// Split prompt text into role messages, strictly or not (stdin in, JSON out).
     Chat(chat::ChatArgs),
+    /// Strip injection markers, wrap a body in its envelope, or fetch and
+    /// sanitize a page.
+    Web(web::WebArgs),
 }
 
 #[derive(Debug, Args)]
@@ -123,6 +127,7 @@ pub fn main() -> ExitCode {
         }
         CliCommand::Template(args) => template::template_command(&args),
         CliCommand::Chat(args) => chat::chat_command(&args),
+        CliCommand::Web(args) => web::web_command(&args),
     }
 }
 
