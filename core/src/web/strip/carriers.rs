@@ -93,9 +93,11 @@ pub fn hidden_elements(text: &str) -> Vec<Carrier> {
             continue;
         }
         let name = name.as_str().to_ascii_lowercase();
+        // A template's content is never rendered.
+        let hidden = name == "template" || HIDING.is_match(attributes.as_str());
         if VOID_ELEMENTS.contains(&name.as_str())
             || attributes.as_str().trim_end().ends_with('/')
-            || !HIDING.is_match(attributes.as_str())
+            || !hidden
         {
             continue;
         }

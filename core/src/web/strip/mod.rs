@@ -75,6 +75,11 @@ impl Engine {
                 {
                     continue;
                 }
+                if let Some(precede) = rule.precede
+                    && !precede(&view.text[..hit.start()])
+                {
+                    continue;
+                }
                 if let Some(check) = rule.original
                     && !check(&original[view.original_range(hit.range())])
                 {
@@ -112,8 +117,10 @@ impl Engine {
             .any(|found| self.rules[found.rule].label != rules::PLANTED_MARKER);
         // Hidden text has no reader but a model: talk of the model or of
         // every reply is enough there.
-        let carries_cue =
-            carrier.kind == CarrierKind::HiddenElement && HIDDEN_CUE.is_match(&view.text);
+        let carries_cue = matches!(
+            carrier.kind,
+            CarrierKind::HiddenElement | CarrierKind::Attribute
+        ) && HIDDEN_CUE.is_match(&view.text);
         if !carries_marker && !carries_cue {
             return None;
         }
@@ -130,7 +137,7 @@ impl Engine {
 /// What in hidden text speaks to the model that reads it.
 static HIDDEN_CUE: LazyLock<regex::Regex> = LazyLock::new(|| {
     regex::Regex::new(
-        r"(?-u:\b)(?:you[ \n]?are[ \n]?now|you[ \n]?will[ \n]?now|from[ \n]?now[ \n]?on|ai|a\.i\.|assistants?|llms?|language[ \n]?models?|chatbots?|in[ \n]?every[ \n]?(?:reply|answer|response)|whatever[ \n]?the[ \n]?question)(?-u:\b)",
+        r"(?-u:\b)(?:you[ \n]?are[ \n]?now|you[ \n]?will[ \n]?now|from[ \n]?now[ \n]?on|ai|a\.i\.|assistants?|llms?|language[ \n]?models?|chatbots?|in[ \n]?every[ \n]?(?:reply|answer|response)|whatever[ \n]?the[ \n]?question)(?-u:\b)|(?-u:\b)agents?[ ]?[:,]",
     )
     .expect("the hidden-cue pattern is a valid regex")
 });

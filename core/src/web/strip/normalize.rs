@@ -276,6 +276,21 @@ impl Builder {
     }
 
     fn push_folded(&mut self, c: char, from: Range<usize>) {
+        // Most of a page is ASCII: fold it here without the Unicode tables
+        // (the same result as the general path below).
+        if c.is_ascii() {
+            match c {
+                c if is_line_break(c) => self.push_space(true, from),
+                c if c.is_ascii_whitespace() => self.push_space(false, from),
+                '-' | '_' => self.push_space(false, from),
+                '*' | '`' | '~' => {}
+                c => {
+                    self.text.push(c.to_ascii_lowercase());
+                    self.origin.push(from);
+                }
+            }
+            return;
+        }
         if is_invisible_format(c) {
             return;
         }
@@ -487,6 +502,13 @@ fn fold_leetspeak(view: &mut Normalized) {
         while i < bytes.len() && is_word(bytes[i]) {
             i += 1;
         }
+        // `@name` is a mention, not leetspeak, unless the rest is short
+        // (`@ll`).
+        let start = if bytes[start] == b'@' && i - start > 4 {
+            start + 1
+        } else {
+            start
+        };
         let word = &mut bytes[start..i];
         let letters = word.iter().any(u8::is_ascii_lowercase);
         let stand_ins = word.iter().any(|&b| leet(b).is_some());

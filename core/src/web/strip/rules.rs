@@ -92,6 +92,8 @@ pub struct Rule {
     pub label: Label,
     pub regex: Regex,
     pub follow: Option<Follow>,
+    /// A check on the view before a match.
+    pub precede: Option<Follow>,
     pub original: Option<Original>,
 }
 
@@ -115,7 +117,7 @@ const OVERRIDE_WHEN: &str = r"(?:previous|previously~given|prior|above|earlier|p
 const OVERRIDE_WHAT: &str = r"(?:instructions?|rules?|directions?|directives?|guidelines?|guidance|prompts?|commands?|constraints?|restrictions?|limitations?|policies|policy|programming|training|context|safeguards?|guardrails?|filters?|protocols?|system~prompt|system~message|rulez)";
 
 /// Words that start a directive after a fake `system:` line head.
-const DIRECTIVE: &str = r"(?:you~(?:are|must|should|will|have~to|need~to|shall)|your~(?:new|real|task|instructions|assignment|job|goal|orders|role|only|primary)|ignore|disregard|forget|override|do~not|don't|dont|never|always|stop|from~now~on|new~instructions|important|attention|urgent|reveal|print|output|respond|reply|answer~only|say|tell|send|execute|run|delete|transfer|switch|enter|enable|activate|the~user|the~assistant|the~ai|the~model|assistant|ai|model)\b";
+const DIRECTIVE: &str = r"(?:you~(?:are|must|should|will|have~to|need~to|shall)|your~(?:new|real|task|instructions|assignment|job|goal|orders|role|only|primary)|ignore|disregard|forget|override|do~not|don't|dont|never|always|stop|from~now~on|new~instructions|important|attention|urgent|reveal|print|output|respond|reply|answer~only|say|tell|send|transfer|the~user|the~assistant|the~ai|the~model|assistant|ai|model)\b";
 
 /// Words after `ignore the above` that make it an ordinary remark about a
 /// page (`ignore the above warning if you use v2`).
@@ -178,6 +180,28 @@ fn not_followed_by_word(after: &str) -> bool {
     !after.starts_with(|c: char| c.is_alphanumeric())
 }
 
+/// `system_prompt: str` is a parameter, not a heading: a marker joined by
+/// an underscore is an identifier.
+fn not_an_identifier(original: &str) -> bool {
+    !original.contains('_')
+}
+
+/// `never paste your API keys` warns; it does not ask.
+fn not_negated(before: &str) -> bool {
+    let tail: String = before
+        .chars()
+        .rev()
+        .take(24)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    let tail = tail.trim_end();
+    !["never", "not", "don't", "dont", "avoid", "no"]
+        .iter()
+        .any(|word| tail.ends_with(word))
+}
+
 /// Lowercase `[inst]` is a citation or field code: Llama's tokenizer is
 /// case-sensitive, so only another spelling can be its token.
 fn not_plain_lowercase(original: &str) -> bool {
@@ -233,6 +257,7 @@ struct Spec {
     label: Label,
     pattern: String,
     follow: Option<Follow>,
+    precede: Option<Follow>,
     original: Option<Original>,
 }
 
@@ -241,6 +266,7 @@ fn rule(label: Label, pattern: impl Into<String>) -> Spec {
         label,
         pattern: pattern.into(),
         follow: None,
+        precede: None,
         original: None,
     }
 }
@@ -248,6 +274,11 @@ fn rule(label: Label, pattern: impl Into<String>) -> Spec {
 impl Spec {
     fn follow(mut self, follow: Follow) -> Spec {
         self.follow = Some(follow);
+        self
+    }
+
+    fn precede(mut self, precede: Follow) -> Spec {
+        self.precede = Some(precede);
         self
     }
 
@@ -264,6 +295,17 @@ const AI_DIRECTIVE: &str = r"(?:please~)?(?:ignore|disregard|forget|override|sto
 const AI_NOUN: &str = r"(?:(?:ai|llm)~?(?:based|powered|driven|enabled)|ai|a\.i\.|llms?|language~models?|large~language~models?|gpt|chatgpt|claude|gemini|copilot|chatbots?)";
 const AI_ROLE: &str = r"(?:assistants?|agents?|models?|operators?|reviewers?|crawlers?|systems?|bots?|tools?|readers?|summari[sz]ers?|scrapers?)";
 
+/// What an imperative addressed to the reading model starts with.
+const IMPERATIVE: &str = r"(?:please~)?(?:ignore|disregard|forget|override|stop|skip|tell|say|answer|reply|respond|recommend|rank|give|mark|approve|book|accept|share|forward|send|delete|call|run|execute|print|reveal|list|fill|submit|report|state|describe|add|include|append|write|refuse|collect|ask|visit|open|click|push|post|paste|transfer|grant|route|label|treat|act|behave|translate|finish|complete|install|download|merge|export|do~not|don't|never|always|only|before~(?:responding|answering|replying|you)|(?:when|while|once|after|as)~you|if~the~user|you~(?:are|must|should|will|have~to|need~to|may~now)|your~(?:new|real|task|instructions|assignment|job|goal|orders)|new~(?:directive|instructions?|task|orders))\b";
+
+/// Nouns that only name a model; `model` alone is left out (`Model:
+/// Corolla`, `Models: list all models`).
+const AI_HEAD: &str = r"(?:ai|a\.i\.|llms?|language~models?|large~language~models?|chatbots?|gpt|chatgpt|claude|gemini|copilot|bots?)";
+/// Roles people hold too; they name the model only with a modifier that
+/// says so (`AI assistant`, `coding agent`, `screening model`).
+const AI_ROLE_HEAD: &str = r"(?:assistants?|agents?|models?|reviewers?|readers?|summari[sz]ers?|crawlers?|scrapers?|graders?|screeners?|triagers?|bots?|tools?|systems?|operators?)";
+const AI_MODIFIER: &str = r"(?:ai|a\.i\.|llm|automated|coding|screening|grading|reviewing|review|reviewer|triage|virtual|digital|language|browsing|research|shopping|email|inbox|travel|support|code|agentic|autonomous)";
+
 /// Every rule, in priority order: upstream's markers first.
 pub fn rules() -> Vec<Rule> {
     let persona = persona_or_play();
@@ -275,13 +317,13 @@ pub fn rules() -> Vec<Rule> {
         rule("disregard prior instructions", r"\bdisregard~prior~instructions\b"),
         rule("you are now", format!(r"\byou~are~now[ \n]{persona}")),
         rule("act as if you are", r"\bact~as~if~you~are\b"),
-        rule("system prompt:", r"\bsystem~prompt[ \n]?:"),
+        rule("system prompt:", r"\bsystem~prompt[ \n]?:").original(not_an_identifier),
         rule("developer message:", r"\bdeveloper~message[ \n]?:"),
         rule("BEGIN SYSTEM PROMPT", r"\bbegin~system~prompt\b"),
         rule("###system", r"###system\b"),
         rule(
             "###system",
-            r"(?m:^)[ ]?#{2,6}[ ]?system(?:[ ]?(?:prompt|message|instructions?|override|directive))?[ ]?(?::|$)",
+            r"(?m:^)[ ]?#{2,6}[ ]?system(?:[ ]?(?:prompt|message|instructions?|override|directive))?[ ]?(?::|(?m:$))",
         ),
         rule("[INST]", r"\[[ ]?inst[ ]?\]")
             .follow(not_followed_by_word)
@@ -346,6 +388,22 @@ pub fn rules() -> Vec<Rule> {
             INSTRUCTION_OVERRIDE,
             r"\b(?:vergiss|ignoriere|ignorieren~sie|vergessen~sie)~alles[ ,]{0,2}(?:was~|bisherige|vorherige|obige|davor|zuvor)|\b(?:olvida|ignora|olvide|ignore|olviden)~todo~lo~(?:anterior|que~(?:te~)?(?:dije|dijeron|se~te~dijo))|\b(?:oublie[zr]?|ignore[zr]?)~tout~ce~qu(?:i|'on)~|\b(?:dimentica|ignora)~tutto~(?:quello~che|ci[oò]~che|quanto)|\b(?:esque[cç]a|esquece|ignore)~tudo~(?:o~que|que|acima)|\b(?:vergeet|negeer)~alles~(?:wat|hierboven)|(?:забудь|забудьте|игнорируй|игнорируйте)~(?:всё|все)~(?:что|предыдущее|вышесказанное|сказанное)|(?:忽略|无视|忽视)(?:以上|上述|上面)|不要(?:遵循|遵守|理会)(?:之前|以前|上面|上述)",
         ),
+        rule(
+            INSTRUCTION_OVERRIDE,
+            format!(r"\b{OVERRIDE_VERB}~(?:all~)?(?:the~)?{OVERRIDE_WHAT}~(?:that~)?(?:your|the)~(?:operator|developers?|creators?|admin|owner|system|company|provider)~(?:gave|set|wrote|defined|provided|configured|installed)\b|\b{OVERRIDE_VERB}~whatever~(?:the|your)~(?:developer|operator|system|admin|creator|owner)s?~(?:instructed|said|told~you|set|wrote|gave|configured)\b|\b{OVERRIDE_VERB}~(?:whatever|any|all|the)~(?:[a-z]+~)?(?:framework|rules|instructions|constraints|guidelines|restrictions|setup|configuration|context|persona)~you~(?:were|are|have~been)~(?:operating|working|running|given|told|bound|set~up)\b"),
+        ),
+        rule(
+            INSTRUCTION_OVERRIDE,
+            r"\b(?:everything|all|anything)~(?:above|before|prior|earlier)(?:~(?:this|that)~(?:line|point|message|sentence))?~(?:was|is|were)~(?:only~|just~|merely~)?(?:a~test|fake|void|irrelevant|a~joke|an~example|not~real|a~decoy|obsolete)\b|\beverything~(?:configured|set|said|written|given)~(?:before|above|earlier|previously)(?:~(?:it|this))?~(?:is|was)~(?:retired|void|obsolete|cancell?ed|revoked)\b",
+        ),
+        rule(
+            INSTRUCTION_OVERRIDE,
+            r"\b(?:instructions|rules|guidelines|prompt|directives)~you~(?:were|have~been)~given~[^.\n]{0,40}?(?:void|invalid|obsolete|outdated|wrong|fake|revoked|cancell?ed|no~longer~(?:valid|apply))\b|\b(?:these|this)~(?:supersedes?|replaces?|overrides?)~(?:all~)?(?:earlier|previous|prior|old|other)\b|\b(?:the~)?(?:operator's|developer's|developers'|system's|your)~(?:constraints|rules|restrictions|limits|guidelines|filters|safeguards)~(?:were|have~been|are|has~been)~(?:lifted|removed|suspended|disabled|waived)\b",
+        ),
+        rule(
+            INSTRUCTION_OVERRIDE,
+            r"\bthe~(?:assistant|ai|model|agent|bot|chatbot|llm)~(?:no~longer|will~no~longer|does~not|must~not|should~not|shall~not)~(?:applies?|uses?|follows?|enforces?|has|needs?)~(?:any~)?(?:content~|safety~)?(?:filters?|restrictions|rules|guidelines|guardrails|polic(?:y|ies))\b",
+        ),
         // Other languages, as their speakers phrase the override.
         rule(
             INSTRUCTION_OVERRIDE,
@@ -383,6 +441,10 @@ pub fn rules() -> Vec<Rule> {
             INSTRUCTION_OVERRIDE,
             r"(?:이전|앞의|위의|기존)~(?:의~)?(?:모든~)?(?:지시|명령|지침|규칙|프롬프트)(?:사항)?(?:을|를|은|는)?~(?:모두~)?(?:무시|잊어)",
         ),
+        rule(
+            INSTRUCTION_OVERRIDE,
+            r"\b(?:oublie[zr]?|ignore[zr]?)~(?:toutes~)?(?:les~|tes~|vos~)?(?:consignes|instructions|r[eè]gles)~qu'on~(?:t'a|vous~a)|\b(?:desconsidere|desconsidera|ignore|ignora|esque[cç]a)~(?:as~|os~|las~|los~)?(?:orienta[cç][oõ]es|diretrizes|directrices|orientaciones|pautas)~(?:anteriores|pr[eé]vias|previas)|تجاهل~(?:جميع~|كل~)?(?:التعليمات|الأوامر|القواعد|الإرشادات)~السابقة|[oö]nceki~(?:t[uü]m~)?(?:talimatlar[ıi]?|kurallar[ıi]?|komutlar[ıi]?)~(?:yok~say|g[oö]rmezden~gel|unut)\b|\b(?:zapomnij|zignoruj|ignoruj)~(?:o~)?(?:wszystkie~|wszystkich~)?(?:wcze[sś]niejsz[a-z]+|poprzedni[a-z]+)~(?:polece[nń][a-z]*|instrukcj[a-z]*|zasad[a-z]*)|(?:पिछले|पहले~के)~(?:सभी~)?(?:निर्देशों|निर्देश|आदेशों)~(?:को~)?(?:अनदेखा|नज़रअंदाज़|नजरअंदाज)",
+        ),
         // --- new instructions ---
         rule(
             NEW_INSTRUCTIONS,
@@ -394,7 +456,7 @@ pub fn rules() -> Vec<Rule> {
         ),
         rule(
             NEW_INSTRUCTIONS,
-            r"\byour~(?:task|assignment|goal|objective|instructions|mission|role|job|orders)~(?:has|have)~(?:changed|been~(?:changed|updated|replaced|revised|overridden))\b",
+            r"\byour~(?:task|assignment|goal|objective|instructions|mission|role|job|orders)~(?:has|have)~(?:changed|been~(?:changed|updated|replaced|revised|overridden|switched|reassigned))\b",
         ),
         rule(
             NEW_INSTRUCTIONS,
@@ -444,6 +506,22 @@ pub fn rules() -> Vec<Rule> {
             NEW_INSTRUCTIONS,
             r"\b(?:assistant|ai|model|agent|system|bot|llm)[ ]?:[ \n]?(?:new|updated|revised)~(?:instructions?|task|rules|directive|orders)\b|\b(?:assistant|ai|model|agent|bot|llm)~instructions[ \n]?:",
         ),
+        rule(
+            NEW_INSTRUCTIONS,
+            r"\bthe~(?:real|actual|true)~(?:request|task|instructions?|question|goal)[ ]?:|\byour~(?:replacement|new|updated|real)~(?:prompt|system~prompt|orders)\b|\b(?:identity|persona|role)~update[ \n]?:",
+        ),
+        rule(
+            NEW_INSTRUCTIONS,
+            format!(r"\b(?:instead~of|rather~than)~(?:answering|summari[sz]ing|translating|reviewing|analy[sz]ing|reading|responding~to|doing|helping)~[^.\n]{{0,50}}?,~{IMPERATIVE}|\b(?:en~lugar~de|en~vez~de|au~lieu~de|anstatt|statt|invece~di|em~vez~de|ao~inv[eé]s~de)~[a-z]+(?:~[^.\n,]{{0,40}})?,~[a-z]+"),
+        ),
+        rule(
+            NEW_INSTRUCTIONS,
+            r"\b(?:from~now~on|going~forward|henceforth|starting~(?:now|today|immediately)|from~(?:this|here)~(?:point|moment|message)~(?:on|forward|onwards?)|from~this~message~onwards?|from~here~on|effective~immediately|as~of~now)[ ,\n]{0,2}(?:the~(?:assistant|ai|model|agent|bot|chatbot|llm)~(?:must|will|shall|should)|(?:speak|act|respond|answer|reply|behave|talk|write)~(?:as|like)|your~name~is)\b",
+        ),
+        rule(
+            NEW_INSTRUCTIONS,
+            r"\b(?:new|updated|revised|real|actual|true|secret|hidden|overriding|priority|changed)~(?:system~)?(?:instructions?|directives?|orders|commands|rules?|guidelines|polic(?:y|ies))~\([^)\n]{0,60}\)[ ]?:",
+        ),
         // --- role reassignment ---
         rule(
             ROLE_REASSIGNMENT,
@@ -489,6 +567,10 @@ pub fn rules() -> Vec<Rule> {
             ROLE_REASSIGNMENT,
             r"(?:^|[.!?:;\n][ ]?)pretend~(?:to~be|you~are|that~you~are|you're)~(?:an?|the|my)~[a-z']+|\bbecome~[a-z]+[ ,]{0,2}(?:an?|the)~(?:[a-z]+~){0,3}(?:assistant|ai|chatbot|model|bot)\b",
         ),
+        rule(
+            ROLE_REASSIGNMENT,
+            r"\byou~are~(?:an?|the)~(?:[a-z]+~){1,3}(?:who|that)~(?:never~(?:refuses?|says~no|declines?)|always~(?:complies|obeys|answers)|has~no~(?:rules|restrictions|limits|filters))\b|(?:^|[.!?:;\n][ ]?)(?:act|simulate)~as~(?:an?|the|my)\b~|(?:^|[.!?:;\n][ ]?)simulate~(?:an?|the)~(?:[a-z]+~){0,2}(?:ai|assistant|model|chatbot|llm|terminal|shell)\b|\b(?:behave|respond|answer|reply|speak|talk)~as~(?:though|if)~you~(?:were|are)\b|\byou~now~(?:operate|act|function|serve|work|respond|speak)~as\b|(?:^|[.!?:;\n][ ]?)(?:take~on|assume|adopt|play)~the~role~of\b|\blet's~play~a~game[ ]?:[ ]?you~are\b",
+        ),
         rule(ROLE_REASSIGNMENT, r"\byour~name~is~now\b"),
         rule(
             ROLE_REASSIGNMENT,
@@ -496,7 +578,7 @@ pub fn rules() -> Vec<Rule> {
         ),
         rule(
             ROLE_REASSIGNMENT,
-            r"\b(?:chatgpt|assistant|ai|you|model)~(?:with|in)~developer~mode\b|\bin~developer~mode[ ,]{0,2}you\b|\bdeveloper~mode~(?:output|response)\b",
+            r"\b(?:chatgpt|assistant|ai|you|model)~(?:with|in)~developer~mode\b|\bin~developer~mode[ ,]{0,2}you~(?:will|must|generate|produce|are~(?:free|able~to~do~anything|not~bound)|have~no|ignore|never|always)\b|\bdeveloper~mode~(?:output|response)\b",
         ),
         rule(
             ROLE_REASSIGNMENT,
@@ -520,7 +602,7 @@ pub fn rules() -> Vec<Rule> {
         ),
         rule(
             ROLE_REASSIGNMENT,
-            r"\b(?:a~partir~de~ahora|desde~ahora|ab~jetzt|ab~sofort|d[eé]sormais|[aà]~partir~de~maintenant|da~ora~in~poi|a~partir~de~agora|vanaf~nu|da~questo~momento(?:~in~poi)?|desde~este~momento|[aà]~partir~de~ce~moment)[ ,]{0,2}(?:(?:tu|du|t[uú]|voc[eê])~)?(?:act[uú]as~como|eres|bist~du|du~bist|tu~es|sei|sarai|[eé]s|agisci~come|agis~comme|handelst~du~als|ages~como|ben~je)\b",
+            r"\b(?:a~partir~de~ahora|desde~ahora|ab~jetzt|ab~sofort|d[eé]sormais|[aà]~partir~de~maintenant|da~ora~in~poi|a~partir~de~agora|vanaf~nu|da~questo~momento(?:~in~poi)?|desde~este~momento|[aà]~partir~de~ce~moment|od~teraz|od~tej~chwili)[ ,]{0,2}(?:(?:tu|du|t[uú]|voc[eê])~)?(?:act[uú]as~como|eres|bist~du|du~bist|tu~es|sei|sarai|[eé]s|voc[eê]~[eé]|odpowiadasz|jeste[sś]|agisci~come|agis~comme|handelst~du~als|ages~como|ben~je)\b",
         ),
         rule(
             ROLE_REASSIGNMENT,
@@ -533,12 +615,12 @@ pub fn rules() -> Vec<Rule> {
         // --- fake headers ---
         rule(
             FAKE_HEADER,
-            r"(?m:^)[ ]?(?:[#>\[(<{|=]{1,6}[ ]?)?(?:system|developer|dev|admin|administrator|operator|root|sysadmin)[ ]?(?:message|prompt|instructions?|override|directive|command)[ ]?[\])>}|=#]{0,6}[ ]?:",
+            r"(?m:^)[ ]?(?:[#>\[(<{|=]{1,6}[ ]?)?(?:system|developer|dev|admin|administrator|operator|root|sysadmin)[ ]?(?:prompt|instructions?|override|directive|command)[ ]?[\])>}|=#]{0,6}[ ]?:",
         ),
         rule(
             FAKE_HEADER,
             format!(
-                r"(?m:^)[ ]?(?:[#>\[(<{{|=]{{1,6}}[ ]?)?(?:system|developer|admin|administrator|operator|root)(?:[ ]?(?:note|notice|update|alert|policy|mode))?[ ]?[\])>}}|=#]{{0,6}}[ ]?:?[ \n]?{DIRECTIVE}"
+                r"(?m:^)[ ]?(?:[#>\[(<{{|=]{{1,6}}[ ]?)?(?:system|developer|admin|administrator|operator|root)(?:[ ]?(?:message|note|notice|update|alert|policy))?[ ]?[\])>}}|=#]{{0,6}}[ ]?(?:\([^)\n]{{0,60}}\)[ ]?)?:?[ \n]?{DIRECTIVE}"
             ),
         ),
         rule(
@@ -570,6 +652,11 @@ pub fn rules() -> Vec<Rule> {
         rule(
             FAKE_HEADER,
             r"(?m:^)[ ]?(?:[#>\[(<{|=]{1,6}[ ]?)?(?:system|developer|dev|admin|administrator|operator|root|sysadmin)[ ]?(?:message|prompt|instructions?|override|directive|command)[ ]?\([^)\n]{0,40}\)[ ]?:",
+        )
+        .original(not_an_identifier),
+        rule(
+            FAKE_HEADER,
+            r"[\[(<{][ ]?(?:system|admin|developer)~(?:message|notice|instructions?|override|directive)\b|(?m:^)[ ]?#{1,6}[ ]?system~prompt[ ]?(?m:$)|\b(?:do~not|don't|never)~(?:show|reveal|display|mention)~(?:this~)?(?:to~)?(?:the~)?user\b",
         ),
         rule(
             FAKE_HEADER,
@@ -577,7 +664,7 @@ pub fn rules() -> Vec<Rule> {
         ),
         rule(
             FAKE_HEADER,
-            r"(?m:^)[ ]?(?:[=#*\[<(]{0,6}[ ]?)end~of~(?:the~)?(?:document|context|data|input|user~input|untrusted~content|system~prompt|instructions)[ ]?[=#*\]>)]{0,6}[ ]?$",
+            r"(?m:^)[ ]?(?:[=#*\[<(]{0,6}[ ]?)end~of~(?:the~)?(?:document|context|data|input|user~input|untrusted~content|system~prompt|instructions)[ ]?[=#*\]>)]{0,6}[ ]?(?m:$)",
         ),
         rule(
             FAKE_HEADER,
@@ -585,7 +672,7 @@ pub fn rules() -> Vec<Rule> {
         ),
         rule(
             FAKE_HEADER,
-            r"###(?:user|assistant|human|instruction|response)\b|(?m:^)[ ]?#{2,6}[ ]?(?:user|assistant|human)[ ]?(?::|$)",
+            r"###(?:user|assistant|human|instruction|response)\b|(?m:^)[ ]?#{2,6}[ ]?(?:user|assistant|human)[ ]?(?::|(?m:$))",
         ),
         // --- chat template tokens ---
         rule(CHAT_TEMPLATE_TOKEN, r"<[ ]?\|[ ]?[a-z][a-z0-9 ]{0,30}[ ]?\|[ ]?>"),
@@ -596,6 +683,10 @@ pub fn rules() -> Vec<Rule> {
             r"\[[ ]?/?[ ]?(?:system~prompt|available~tools|tool~results|tool~calls)[ ]?\]",
         ),
         rule(CHAT_TEMPLATE_TOKEN, r"(?m:^)[ ]?human[ ]?:"),
+        rule(
+            CHAT_TEMPLATE_TOKEN,
+            r"(?m:^)[ ]?#{2,6}[ ]?(?:instruction|response)[ ]?:",
+        ),
         // --- addressing the model that reads the page ---
         rule(
             AI_ADDRESS,
@@ -641,9 +732,34 @@ pub fn rules() -> Vec<Rule> {
         ),
         rule(
             AI_ADDRESS,
-            r"\b(?:when|if|while)~(?:you~are~|you~)?(?:summari[sz]ing|summari[sz]e|reading|read|processing|process|analy[sz]ing|analy[sz]e|reviewing|review)~this~(?:page|email|inbox|document|message|file|thread|repo|repository|article|site|content|text|review|data|listing|profile|resume|cv|issue|pr)[ ,\n]{0,2}(?:please~)?(?:you~(?:must|should|need~to)~)?(?:tell|say|report|state|mention|include|add|claim|respond|reply|recommend|describe|rate|score|mark|call)\b",
+            r"\b(?:when|if|while)~(?:you~are~|you~)?(?:summari[sz]ing|summari[sz]e|reading|read|processing|process|analy[sz]ing|analy[sz]e|reviewing|review)~(?:this|these|the)~(?:reviews|comments|results|emails|messages|page|email|inbox|document|message|file|thread|repo|repository|article|site|content|text|review|data|listing|profile|resume|cv|issue|pr)[ ,\n]{0,2}(?:please~)?(?:you~(?:must|should|need~to)~)?(?:tell|say|report|state|mention|include|add|claim|respond|reply|recommend|describe|rate|score|mark|call)\b",
+        ),
+        rule(
+            AI_ADDRESS,
+            format!(r"(?:\b(?:(?:[a-z]+~){{0,2}}{AI_HEAD}|{AI_MODIFIER}~(?:[a-z]+~)?{AI_ROLE_HEAD}|(?:{AI_HEAD}|{AI_ROLE_HEAD})~(?:that~(?:is|are)~|who~(?:is|are)~)?[a-z]+ing~(?:this|these|the)~[a-z]+)|(?:#|//|\[|\()[ ]?(?:agents?|assistants?|models?))[ ]?[:,][ \n]?(?:[^\n]{{0,80}}?[.!?;,][ ]?)?{IMPERATIVE}"),
+        ),
+        rule(
+            AI_ADDRESS,
+            format!(r"\b(?:dear|hey|hi|hello|attention|to~the|for~the|to~any|to~all|for~all|for~any)~(?:{AI_HEAD}|{AI_MODIFIER}~(?:[a-z]+~)?{AI_ROLE_HEAD})(?:~[a-z]+ing~(?:this|these|the)~[a-z]+)?[ ]?[:]|\b(?:dear|hey|hi|hello)~(?:[a-z]+~){{0,2}}(?:{AI_HEAD}|{AI_ROLE_HEAD}),[^\n]{{0,80}}?[.!?;,][ ]?{IMPERATIVE}"),
+        ),
+        rule(
+            AI_ADDRESS,
+            format!(r"(?:^|[.!?:;\n][ ]?)(?:assistant|agent|ai|model|chatbot|bot)s?,~{IMPERATIVE}|\b(?:assistant|agent|ai|chatbot|model)s?[,:]~(?:when|while|before|after|if|once)~you\b|@(?:assistant|agent|ai|bot|model|llm)\b~(?:when~you|{IMPERATIVE})"),
+        ),
+        rule(
+            AI_ADDRESS,
+            format!(r"\b(?:any|all|every|each)~(?:{AI_HEAD}|ai~[a-z]+|{AI_ROLE_HEAD})~[^.\n]{{0,60}}?(?:should|must|shall|needs~to|has~to|have~to)~(?:also~|always~|only~)?{IMPERATIVE}|\b(?:{AI_HEAD}|{AI_MODIFIER}~{AI_ROLE_HEAD}|assistants|agents|chatbots|bots)~[a-z]+ing~[^.\n]{{0,60}}?(?:should|must|shall)~(?:also~|always~|only~)?{IMPERATIVE}|\bwhen~an?~(?:ai|llm|language~model|chatbot|assistant|agent|model|bot)(?:~model)?~(?:reads|sees|processes|summari[sz]es|parses|finds)~[^.\n]{{0,40}}?(?:must|should|shall|has~to)\b|\bif~an?~(?:ai|assistant|agent|model|llm|chatbot|bot)~is~[a-z]+ing~[^.\n]{{0,60}}?,~{IMPERATIVE}"),
+        ),
+        rule(
+            AI_ADDRESS,
+            r"\b(?:ki|ia|ии|ai)~?(?:hinweis|anweisung|remarque|nota|aviso|instrucciones?|instructions?|указание|примечание)[ ]?:",
         ),
         // --- data exfiltration ---
+        rule(
+            EXFILTRATION,
+            r"\b(?:print|reveal|paste|send|post|upload|include|share|push|leak|output|dump|exfiltrate|forward|email|display|show)~(?:[a-z0-9']+~){0,4}(?:api~keys?|[a-z]*apikey|\.env|env~file|environment~variables?|secrets?|passwords?|credentials|private~keys?|ssh~keys?|access~tokens?|session~tokens?|cookies|system~prompt|initial~instructions|hidden~instructions|card~numbers?)\b",
+        )
+        .precede(not_negated),
         rule(
             EXFILTRATION,
             r"\b(?:send|forward|post|upload|email|leak|exfiltrate|paste|append|include|put|encode)~(?:me~)?(?:the~|this~|all~|your~|the~user's~|their~)?(?:full~|entire~|whole~|complete~)?(?:conversation(?:~history)?|chat~(?:history|log)|system~prompt|api~keys?|credentials|cookies|passwords?|session~(?:tokens?|cookies?)|access~tokens?|secrets?|private~keys?|ssh~keys?|env(?:ironment)?~variables)~(?:to|into|in)\b",
@@ -655,6 +771,7 @@ pub fn rules() -> Vec<Rule> {
             label: spec.label,
             regex: compile(&spec.pattern),
             follow: spec.follow,
+            precede: spec.precede,
             original: spec.original,
         })
         .collect()
