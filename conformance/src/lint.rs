@@ -332,4 +332,14 @@ mod tests {
         let files = [file("a.json", vec![acceptable])];
         assert!(messages(&files)[0].contains("no flag says why"));
     }
+
+    #[test]
+    fn suite_checks_of_a_case_are_reported() {
+        let mut with_fixture = case("template-0001", &[], &[]);
+        with_fixture.fixture = Some(json!({"routes": [{"path": "/"}]}));
+        let files = [file("a.json", vec![with_fixture])];
+        let found = messages(&files);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].contains("serves no fixture"), "{found:?}");
+    }
 }

@@ -403,4 +403,95 @@ mod tests {
             vec!["list.txt:2: \"nothing-*\" matches no case; remove the line".to_string()]
         );
     }
+
+    /// Answers every case with its own input, so a test sees what was sent.
+    struct Echo;
+
+    impl Implementation for Echo {
+        fn info(&self) -> ImplementationInfo {
+            ImplementationInfo {
+                name: "echo".into(),
+                language: "rust".into(),
+                version: "0".into(),
+            }
+        }
+        fn supports(&self, _op: &str) -> bool {
+            true
+        }
+        fn begin_file(&mut self, _file: &VectorFile) -> Result<(), String> {
+            Ok(())
+        }
+        fn run_case(&mut self, _file: &VectorFile, case: &Case) -> Answer {
+            Answer::Replied(CaseOutcome::Output(case.input.clone()))
+        }
+    }
+
+    fn fetch_file(input: Value, fixture: Value, expected: Value) -> VectorSet {
+        VectorSet {
+            files: vec![VectorFile {
+                source: VectorSource::File("fetch.json".into()),
+                schema: None,
+                suite: "web".into(),
+                version: "1.0.0".into(),
+                description: "d".into(),
+                notes: Default::default(),
+                header: Default::default(),
+                config: json!({}),
+                cases: vec![Case {
+                    id: "web-3999".into(),
+                    description: "d".into(),
+                    flags: vec![],
+                    op: "fetch".into(),
+                    input,
+                    expectation: Expectation::Valid { expected },
+                    upstream: Default::default(),
+                    fixture: Some(fixture),
+                }],
+            }],
+        }
+    }
+
+    #[test]
+    fn prepared_case_is_sent_judged_and_reported() {
+        let input = json!({"url": "{base}/x", "allow_private": true, "timeout_ms": 1000,
+                           "at": "2026-11-29T10:00:00Z", "id": "i"});
+        // Echo answers with the input it got, so the expected output is the
+        // input as written: it passes only if both had {base} replaced alike.
+        let vectors = fetch_file(input.clone(), json!({"routes": [{"path": "/x"}]}), input);
+        let report = run(
+            &vectors,
+            &SuiteRegistry::standard(),
+            &mut Echo,
+            &Selection::default(),
+        );
+        let case = &report.files[0].cases[0];
+        assert_eq!(case.verdict, Verdict::Passed, "{case:?}");
+        let url = case.input["url"].as_str().expect("a string url");
+        assert!(
+            url.starts_with("http://127.0.0.1:") && url.ends_with("/x"),
+            "{url}"
+        );
+    }
+
+    #[test]
+    fn case_that_cannot_be_prepared_errors_without_being_sent() {
+        let vectors = fetch_file(
+            json!({"url": "http://example.com/", "allow_private": false, "timeout_ms": 1000,
+                   "at": "2026-11-29T10:00:00Z", "id": "i"}),
+            json!({"routes": [{"path": "/"}]}),
+            json!({}),
+        );
+        let report = run(
+            &vectors,
+            &SuiteRegistry::standard(),
+            &mut Echo,
+            &Selection::default(),
+        );
+        let case = &report.files[0].cases[0];
+        assert!(
+            matches!(&case.verdict, Verdict::Errored { reason } if reason.starts_with("cannot prepare the case") && reason.contains("example.com")),
+            "{case:?}"
+        );
+        assert!(matches!(case.answer, Answer::Broken { .. }), "{case:?}");
+    }
 }
