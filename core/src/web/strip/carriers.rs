@@ -54,11 +54,38 @@ pub fn comments(text: &str) -> Vec<Carrier> {
     found
 }
 
-/// An opening tag with its attributes.
+/// An opening tag with its attributes (no `<` or `>` inside, as the view
+/// reads tags).
 static OPENING_TAG: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"<([A-Za-z][A-Za-z0-9]{0,15})((?:\s[^<>]{0,2048})?)>")
+    Regex::new(r"<[A-Za-z][A-Za-z0-9]{0,15}(?:\s[^<>]{0,2048})?>")
         .expect("the opening-tag pattern is a valid regex")
 });
+
+/// One opening tag: where it is, its lowercase name, where its attributes
+/// are.
+pub struct OpeningTag {
+    range: Range<usize>,
+    name: String,
+    attributes: Range<usize>,
+}
+
+/// Every opening tag, found once for every kind of carrier that needs them.
+pub fn opening_tags(text: &str) -> Vec<OpeningTag> {
+    OPENING_TAG
+        .find_iter(text)
+        .map(|tag| {
+            let name_len = tag.as_str()[1..]
+                .bytes()
+                .take_while(u8::is_ascii_alphanumeric)
+                .count();
+            OpeningTag {
+                range: tag.range(),
+                name: tag.as_str()[1..1 + name_len].to_ascii_lowercase(),
+                attributes: tag.start() + 1 + name_len..tag.end() - 1,
+            }
+        })
+        .collect()
+}
 
 /// Attributes that hide an element: the `hidden` attribute or class,
 /// `aria-hidden`, and styles that show nothing (no display, no
@@ -79,33 +106,29 @@ const VOID_ELEMENTS: &[&str] = &[
 
 /// Every hidden element not inside another one, to its matching closing
 /// tag (or the end of the text, as HTML closes an unclosed one).
-pub fn hidden_elements(text: &str) -> Vec<Carrier> {
+pub fn hidden_elements(text: &str, tags: &[OpeningTag]) -> Vec<Carrier> {
     let mut found: Vec<Carrier> = Vec::new();
-    for tag in OPENING_TAG.captures_iter(text) {
-        let (Some(whole), Some(name), Some(attributes)) = (tag.get(0), tag.get(1), tag.get(2))
-        else {
-            continue;
-        };
+    for tag in tags {
         if found
             .last()
-            .is_some_and(|last| whole.start() < last.range.end)
+            .is_some_and(|last| tag.range.start < last.range.end)
         {
             continue;
         }
-        let name = name.as_str().to_ascii_lowercase();
+        let attributes = &text[tag.attributes.clone()];
         // A template's content is never rendered.
-        let hidden = name == "template" || HIDING.is_match(attributes.as_str());
-        if VOID_ELEMENTS.contains(&name.as_str())
-            || attributes.as_str().trim_end().ends_with('/')
-            || !hidden
+        let hidden = tag.name == "template" || HIDING.is_match(attributes);
+        if !hidden
+            || VOID_ELEMENTS.contains(&tag.name.as_str())
+            || attributes.trim_end().ends_with('/')
         {
             continue;
         }
-        let inner_start = whole.end();
-        let (inner_end, end) = closing_tag(text, inner_start, &name);
+        let inner_start = tag.range.end;
+        let (inner_end, end) = closing_tag(text, inner_start, &tag.name);
         found.push(Carrier {
             kind: CarrierKind::HiddenElement,
-            range: whole.start()..end,
+            range: tag.range.start..end,
             inner: inner_start..inner_end,
         });
     }
@@ -115,26 +138,30 @@ pub fn hidden_elements(text: &str) -> Vec<Carrier> {
 /// Attributes whose values are prose to a model reading the markup.
 static PROSE_ATTRIBUTE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?i)(?:^|\s)(?:alt|title|content|aria-label|aria-description|placeholder|value|label|summary|data-[a-z0-9-]{1,32})\s*=\s*(?:"([^"]*)"|'([^']*)')"#,
+        r#"(?i)(?:^|\s)(?:alt|title|content|aria-label|aria-description|placeholder|value|label|summary|data-[a-z0-9-]{1,32})\s*=\s*(?:"[^"]*"|'[^']*')"#,
     )
     .expect("the prose-attribute pattern is a valid regex")
 });
 
 /// Every value of a prose attribute in an opening tag.
-pub fn attribute_values(text: &str) -> Vec<Carrier> {
+pub fn attribute_values(text: &str, tags: &[OpeningTag]) -> Vec<Carrier> {
     let mut found = Vec::new();
-    for tag in OPENING_TAG.captures_iter(text) {
-        let Some(attributes) = tag.get(2) else {
+    for tag in tags {
+        let attributes = &text[tag.attributes.clone()];
+        if !attributes.contains('=') {
             continue;
-        };
-        for value in PROSE_ATTRIBUTE.captures_iter(attributes.as_str()) {
-            let Some(inner) = value.get(1).or_else(|| value.get(2)) else {
+        }
+        for attribute in PROSE_ATTRIBUTE.find_iter(attributes) {
+            // The value lies between the first quote and the last byte,
+            // which closes it.
+            let Some(quote) = attribute.as_str().find(['"', '\'']) else {
                 continue;
             };
-            if inner.is_empty() {
+            let value = attribute.start() + quote + 1..attribute.end() - 1;
+            if value.is_empty() {
                 continue;
             }
-            let range = attributes.start() + inner.start()..attributes.start() + inner.end();
+            let range = tag.attributes.start + value.start..tag.attributes.start + value.end;
             found.push(Carrier {
                 kind: CarrierKind::Attribute,
                 range: range.clone(),
@@ -265,7 +292,7 @@ mod tests {
     #[test]
     fn hidden_element_runs_to_its_own_closing_tag() {
         let text = r#"a<div style="display: none">x<div>y</div>z</div>b"#;
-        let found = hidden_elements(text);
+        let found = hidden_elements(text, &opening_tags(text));
         assert_eq!(found.len(), 1);
         assert_eq!(&text[found[0].inner.clone()], "x<div>y</div>z");
         assert_eq!(&text[found[0].range.end..], "b");
@@ -273,12 +300,10 @@ mod tests {
 
     #[test]
     fn visible_elements_are_not_carriers() {
-        assert!(hidden_elements(r#"<p class="note">x</p><span hidden-xs>y</span>"#).is_empty());
-        assert_eq!(
-            hidden_elements(r#"<span class="a hidden">y</span>"#).len(),
-            1
-        );
-        assert_eq!(hidden_elements(r#"<p style="font-size:0">y</p>"#).len(), 1);
+        let hidden = |text: &str| hidden_elements(text, &opening_tags(text));
+        assert!(hidden(r#"<p class="note">x</p><span hidden-xs>y</span>"#).is_empty());
+        assert_eq!(hidden(r#"<span class="a hidden">y</span>"#).len(), 1);
+        assert_eq!(hidden(r#"<p style="font-size:0">y</p>"#).len(), 1);
     }
 
     #[test]

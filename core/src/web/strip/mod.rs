@@ -197,8 +197,53 @@ fn trim_blanks(view: &str, mut range: Range<usize>) -> Range<usize> {
     range
 }
 
+/// Passes of [`strip_pass`] before giving up on a fixpoint. A removal can
+/// change how the rest reads (a `<` removed from an unclosed tag makes it a
+/// tag, whose text then leaves the view), so the layer strips its own output
+/// until nothing changes; two passes are the rule, three are rare.
+const MAX_PASSES: usize = 8;
+
+/// Longest text one view holds (its origins are 32-bit); a longer text is
+/// stripped in pieces of this size.
+const MAX_VIEW: usize = u32::MAX as usize;
+
 /// Strips every marker from `text`.
 pub fn strip(text: &str) -> Stripped {
+    if text.len() > MAX_VIEW {
+        return strip_in_pieces(text);
+    }
+    let (mut current, mut changed) = strip_pass(text, &[]);
+    for _ in 1..MAX_PASSES {
+        if !changed {
+            break;
+        }
+        let (next, next_changed) = strip_pass(&current.text, &current.removed_patterns);
+        current = next;
+        changed = next_changed;
+    }
+    current
+}
+
+fn strip_in_pieces(text: &str) -> Stripped {
+    let mut out = Stripped::default();
+    let mut rest = text;
+    while !rest.is_empty() {
+        let mut end = rest.len().min(MAX_VIEW);
+        while !rest.is_char_boundary(end) {
+            end -= 1;
+        }
+        let piece = strip(&rest[..end]);
+        out.text.push_str(&piece.text);
+        out.removed_patterns.extend(piece.removed_patterns);
+        rest = &rest[end..];
+    }
+    out
+}
+
+/// One pass over `text`, whose `[STRIPPED]` tokens carry the labels
+/// `earlier` (in order) from an earlier pass, or none on the first. Returns
+/// the result and whether the pass removed anything but those tokens.
+fn strip_pass(text: &str, earlier: &[String]) -> (Stripped, bool) {
     let engine = &*ENGINE;
     let view = normalize(text);
     let mut regions: Vec<Region> = engine
@@ -212,17 +257,17 @@ pub fn strip(text: &str) -> Stripped {
         .collect();
     // Every literal `[STRIPPED]`, wherever it is (inside a comment the view
     // does not show too), so that none is left without its label.
-    regions.extend(
-        memchr::memmem::find_iter(text.as_bytes(), STRIPPED).map(|start| Region {
-            range: start..start + STRIPPED.len(),
-            label: rules::PLANTED_MARKER,
-            priority: usize::MAX,
-        }),
-    );
+    let tokens: Vec<usize> = memchr::memmem::find_iter(text.as_bytes(), STRIPPED).collect();
+    regions.extend(tokens.iter().map(|&start| Region {
+        range: start..start + STRIPPED.len(),
+        label: rules::PLANTED_MARKER,
+        priority: usize::MAX,
+    }));
+    let tags = carriers::opening_tags(text);
     for carrier in carriers::comments(text)
         .into_iter()
-        .chain(carriers::hidden_elements(text))
-        .chain(carriers::attribute_values(text))
+        .chain(carriers::hidden_elements(text, &tags))
+        .chain(carriers::attribute_values(text, &tags))
         .chain(carriers::encoded_runs(text))
         .chain(carriers::tag_character_runs(text))
     {
@@ -255,18 +300,30 @@ pub fn strip(text: &str) -> Stripped {
     }
     let mut out = String::with_capacity(text.len());
     let mut copied = 0;
+    let mut changed = false;
     let mut removed_patterns = Vec::with_capacity(merged.len());
     for region in &merged {
         out.push_str(&text[copied..region.range.start]);
         out.push_str(STRIPPED);
         copied = region.range.end;
-        removed_patterns.push(region.label.to_owned());
+        // A token left as it was keeps the label an earlier pass gave it.
+        let label = match tokens.binary_search(&region.range.start) {
+            Ok(index) if region.range.len() == STRIPPED.len() => earlier
+                .get(index)
+                .map_or(rules::PLANTED_MARKER, String::as_str),
+            _ => {
+                changed = true;
+                region.label
+            }
+        };
+        removed_patterns.push(label.to_owned());
     }
     out.push_str(&text[copied..]);
-    Stripped {
+    let stripped = Stripped {
         text: out,
         removed_patterns,
-    }
+    };
+    (stripped, changed)
 }
 
 #[cfg(test)]

@@ -22,7 +22,29 @@ use crate::char_class::{is_invisible_format, is_line_break};
 pub struct Normalized {
     pub text: String,
     /// For each byte of `text`, the original byte range that produced it.
-    origin: Vec<Range<usize>>,
+    origin: Vec<Origin>,
+}
+
+/// An original byte range, in 8 bytes rather than 16: the view keeps one
+/// per byte, so this halves its memory. [`super::strip`] never builds a view
+/// of more than `u32::MAX` bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Origin {
+    start: u32,
+    end: u32,
+}
+
+impl Origin {
+    fn new(range: Range<usize>) -> Origin {
+        Origin {
+            start: u32::try_from(range.start).unwrap_or(u32::MAX),
+            end: u32::try_from(range.end).unwrap_or(u32::MAX),
+        }
+    }
+
+    fn range(self) -> Range<usize> {
+        self.start as usize..self.end as usize
+    }
 }
 
 impl Normalized {
@@ -34,7 +56,7 @@ impl Normalized {
         let origins = &self.origin[range];
         let start = origins.iter().map(|r| r.start).min().unwrap_or(0);
         let end = origins.iter().map(|r| r.end).max().unwrap_or(start);
-        start..end
+        start as usize..end as usize
     }
 }
 
@@ -243,32 +265,36 @@ fn markup_at(text: &str) -> Option<(Markup, usize)> {
     None
 }
 
+/// Builds the view as bytes (whole characters only), made a `String` once
+/// at the end.
 struct Builder {
-    text: String,
-    origin: Vec<Range<usize>>,
+    text: Vec<u8>,
+    origin: Vec<Origin>,
 }
 
 impl Builder {
     fn push(&mut self, c: char, from: Range<usize>) {
         let before = self.text.len();
-        self.text.push(c);
+        self.text
+            .extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+        let from = Origin::new(from);
         for _ in before..self.text.len() {
-            self.origin.push(from.clone());
+            self.origin.push(from);
         }
     }
 
     /// Whitespace of any kind and length reads as one space, or one line
     /// break when the run holds one (fake headers start a line).
     fn push_space(&mut self, line_break: bool, from: Range<usize>) {
-        match self.text.as_bytes().last() {
+        match self.text.last() {
             Some(b' ') if line_break => {
                 self.text.pop();
-                let old = self.origin.pop().map_or(from.start, |r| r.start);
+                let old = self.origin.pop().map_or(from.start, |r| r.start as usize);
                 self.push('\n', old..from.end);
             }
             Some(b' ' | b'\n') => {
                 if let Some(last) = self.origin.last_mut() {
-                    last.end = from.end;
+                    last.end = Origin::new(from).end;
                 }
             }
             _ => self.push(if line_break { '\n' } else { ' ' }, from),
@@ -285,8 +311,8 @@ impl Builder {
                 '-' | '_' => self.push_space(false, from),
                 '*' | '`' | '~' => {}
                 c => {
-                    self.text.push(c.to_ascii_lowercase());
-                    self.origin.push(from);
+                    self.text.push(c.to_ascii_lowercase() as u8);
+                    self.origin.push(Origin::new(from));
                 }
             }
             return;
@@ -308,14 +334,68 @@ impl Builder {
     }
 }
 
+/// Bytes that fold to themselves (lowercased): letters, digits and the
+/// punctuation no rule or pass treats specially.
+const PLAIN: [bool; 256] = {
+    let mut plain = [false; 256];
+    let mut byte = 0;
+    while byte < 128 {
+        let b = byte as u8;
+        plain[byte] = b.is_ascii_alphanumeric()
+            || matches!(
+                b,
+                b'.' | b','
+                    | b';'
+                    | b':'
+                    | b'!'
+                    | b'?'
+                    | b'('
+                    | b')'
+                    | b'"'
+                    | b'\''
+                    | b'/'
+                    | b'='
+                    | b'#'
+                    | b'['
+                    | b']'
+                    | b'|'
+                    | b'+'
+                    | b'@'
+                    | b'$'
+                    | b'{'
+                    | b'}'
+                    | b'>'
+                    | b'\\'
+                    | b'^'
+            );
+        byte += 1;
+    }
+    plain
+};
+
 /// The normalized view of `original`.
 pub fn normalize(original: &str) -> Normalized {
     let mut out = Builder {
-        text: String::with_capacity(original.len()),
+        text: Vec::with_capacity(original.len()),
         origin: Vec::with_capacity(original.len()),
     };
+    let bytes = original.as_bytes();
     let mut at = 0;
-    while let Some(c) = original[at..].chars().next() {
+    while at < bytes.len() {
+        // Letters, digits and plain punctuation are most of a page, and
+        // fold to themselves (lowercased) one byte for one.
+        let byte = bytes[at];
+        if PLAIN[usize::from(byte)]
+            || byte == b' ' && !matches!(out.text.last(), Some(b' ' | b'\n'))
+        {
+            out.text.push(byte.to_ascii_lowercase());
+            out.origin.push(Origin::new(at..at + 1));
+            at += 1;
+            continue;
+        }
+        let Some(c) = original[at..].chars().next() else {
+            break;
+        };
         let rest = &original[at..];
         if c == '<'
             && let Some((markup, len)) = markup_at(rest)
@@ -384,7 +464,7 @@ pub fn normalize(original: &str) -> Normalized {
         at += c.len_utf8();
     }
     let mut view = Normalized {
-        text: out.text,
+        text: String::from_utf8(out.text).expect("the view is built of whole characters"),
         origin: out.origin,
     };
     collapse_letter_spacing(&mut view, original);
@@ -407,7 +487,7 @@ fn collapse_letter_spacing(view: &mut Normalized, original: &str) {
     let bytes = view.text.as_bytes();
     let origin = &view.origin;
     // How many characters of the original a separator stands for.
-    let width = |i: usize| original[origin[i].clone()].chars().count();
+    let width = |i: usize| original[origin[i].range()].chars().count();
     let is_single = |i: usize| {
         bytes[i].is_ascii_lowercase()
             && (i == 0 || !bytes[i - 1].is_ascii_alphanumeric())
@@ -456,7 +536,7 @@ fn collapse_letter_spacing(view: &mut Normalized, original: &str) {
     for (i, (&byte, from)) in view.text.as_bytes().iter().zip(&view.origin).enumerate() {
         if !drop[i] {
             kept.push(byte);
-            origin.push(from.clone());
+            origin.push(*from);
         }
     }
     let text = String::from_utf8(kept).expect("only ASCII separators were removed");
