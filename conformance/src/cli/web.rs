@@ -50,6 +50,10 @@ pub enum WebCommand {
     /// Fetch a page, strip it, wrap it and write its audit row under
     /// <home>/web_log/. Prints the sanitized content as JSON.
     Fetch(FetchArgs),
+    /// Print the strip layer's rule table as JSON: each rule's label,
+    /// pattern (Rust regex syntax, on the normalized view), the pattern that
+    /// must follow it, and its code checks. For ports and reviewers.
+    Rules,
 }
 
 #[derive(Debug, Args)]
@@ -109,6 +113,7 @@ pub fn web_command(args: &WebArgs) -> ExitCode {
         WebCommand::Strip(_) => ("strip", strip_command()),
         WebCommand::Wrap(args) => ("wrap", wrap_command(args)),
         WebCommand::Fetch(args) => ("fetch", fetch_command(args)),
+        WebCommand::Rules => ("rules", Ok(rules_command())),
     };
     match result {
         Ok(code) => code,
@@ -126,6 +131,16 @@ fn print_line(name: &str, text: &str) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("agentfence web {name}: cannot write the output: {error}");
+            ExitCode::from(EXIT_FAILURE)
+        }
+    }
+}
+
+fn rules_command() -> ExitCode {
+    match serde_json::to_string_pretty(&web::strip::rules::table()) {
+        Ok(json) => print_line("rules", &json),
+        Err(error) => {
+            eprintln!("agentfence web rules: cannot write the table: {error}");
             ExitCode::from(EXIT_FAILURE)
         }
     }

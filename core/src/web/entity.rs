@@ -10,6 +10,11 @@ const NAMED: &[(&str, char)] = &[
     ("lt", '<'),
     ("gt", '>'),
     ("quot", '"'),
+    // HTML also knows these four in capitals.
+    ("AMP", '&'),
+    ("LT", '<'),
+    ("GT", '>'),
+    ("QUOT", '"'),
     ("apos", '\''),
     ("nbsp", '\u{A0}'),
     ("ensp", '\u{2002}'),
@@ -111,7 +116,7 @@ const NAMED: &[(&str, char)] = &[
 
 /// Names that HTML also reads without the `;` (a subset of its legacy
 /// list: the ones that can spell markup).
-const BARE_NAMES: &[&str] = &["amp", "lt", "gt", "quot", "nbsp"];
+const BARE_NAMES: &[&str] = &["amp", "lt", "gt", "quot", "nbsp", "AMP", "LT", "GT", "QUOT"];
 
 /// Longest entity looked at, in bytes: `&#x0000000010FFFF;` and the longest
 /// name fit.

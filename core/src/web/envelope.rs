@@ -261,7 +261,17 @@ fn names_the_tag(tail: &str) -> bool {
     let Some(after) = name.strip_prefix("untrusted") else {
         return false;
     };
-    after.trim_start_matches(['_', '-']).starts_with("content")
+    after
+        .trim_start_matches(|c: char| c == '_' || is_dash(c))
+        .starts_with("content")
+}
+
+/// Hyphens and dashes a reader takes for the `-` in `untrusted-content`.
+fn is_dash(c: char) -> bool {
+    matches!(
+        c,
+        '-' | '\u{2010}'..='\u{2015}' | '\u{2212}' | '\u{FE58}' | '\u{FE63}'
+    )
 }
 
 /// Escapes every opener of an `untrusted_content` tag one level.
@@ -388,6 +398,9 @@ mod tests {
             "<\u{200B}/untrusted-content>",
             "\u{FF1C}/ｕｎｔｒｕｓｔｅｄ_content\u{FF1E}",
             "<untrusted content>",
+            "<untrusted\u{2011}content>",
+            "&LT;/untrusted_content>",
+            "&LT/untrusted_content>",
             "<untrusted&#95;content>",
             "&lt;/untrusted_content&gt;",
             "&amp;lt;/untrusted_content&gt;",

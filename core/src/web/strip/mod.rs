@@ -70,6 +70,11 @@ impl Engine {
                 if hit.is_empty() {
                     continue;
                 }
+                if let Some(then) = &rule.then
+                    && !then.is_match(&view.text[hit.end()..])
+                {
+                    continue;
+                }
                 if let Some(follow) = rule.follow
                     && !follow(&view.text[hit.end()..])
                 {
@@ -245,16 +250,20 @@ fn strip_in_pieces(text: &str) -> Stripped {
 /// the result and whether the pass removed anything but those tokens.
 fn strip_pass(text: &str, earlier: &[String]) -> (Stripped, bool) {
     let engine = &*ENGINE;
-    let view = normalize(text);
-    let mut regions: Vec<Region> = engine
-        .matches(&view, text)
-        .into_iter()
-        .map(|found| Region {
+    let mut regions: Vec<Region> = Vec::new();
+    let mut views = vec![normalize(text)];
+    // A right-to-left override shows a run reversed to a person and leaves
+    // it as written for a model: both readings are matched.
+    if text.contains('\u{202E}') {
+        views.push(normalize::normalize_as_written(text));
+    }
+    for view in &views {
+        regions.extend(engine.matches(view, text).into_iter().map(|found| Region {
             range: view.original_range(trim_blanks(&view.text, found.range)),
             label: engine.rules[found.rule].label,
             priority: found.rule,
-        })
-        .collect();
+        }));
+    }
     // Every literal `[STRIPPED]`, wherever it is (inside a comment the view
     // does not show too), so that none is left without its label.
     let tokens: Vec<usize> = memchr::memmem::find_iter(text.as_bytes(), STRIPPED).collect();

@@ -373,8 +373,19 @@ const PLAIN: [bool; 256] = {
     plain
 };
 
-/// The normalized view of `original`.
+/// The normalized view of `original`, with right-to-left overrides read
+/// as a person sees them.
 pub fn normalize(original: &str) -> Normalized {
+    build(original, true)
+}
+
+/// The view with right-to-left overrides read in written order, as a
+/// model reads them; [`super::strip`] matches both when the text has one.
+pub fn normalize_as_written(original: &str) -> Normalized {
+    build(original, false)
+}
+
+fn build(original: &str, as_seen: bool) -> Normalized {
     let mut out = Builder {
         text: Vec::with_capacity(original.len()),
         origin: Vec::with_capacity(original.len()),
@@ -423,7 +434,7 @@ pub fn normalize(original: &str) -> Normalized {
         }
         // Right-to-left override: the reader sees the run reversed, so the
         // view holds it as the reader sees it.
-        if c == '\u{202E}' {
+        if c == '\u{202E}' && as_seen {
             let run_start = at + c.len_utf8();
             let run_end = original[run_start..]
                 .find(['\u{202C}', '\n'])

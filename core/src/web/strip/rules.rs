@@ -84,13 +84,32 @@ pub const LABELS: &[Label] = &[
 /// A check on the view after a match: the match stands only if it holds.
 pub type Follow = fn(&str) -> bool;
 
+/// The rule table as data, for ports and for review: each rule's label, its
+/// compiled pattern (Rust `regex` syntax, on the view), the pattern that
+/// must match right after it, and the names of its code checks (functions
+/// of this module).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct RuleData {
+    pub label: &'static str,
+    pub pattern: String,
+    pub then: Option<String>,
+    pub follow: Option<&'static str>,
+    pub precede: Option<&'static str>,
+    pub original: Option<&'static str>,
+}
+
 /// A check on the original text of a match: the match stands only if it
 /// holds.
 pub type Original = fn(&str) -> bool;
 
 pub struct Rule {
     pub label: Label,
+    /// The names of its code checks, for [`table`].
+    pub checks: [Option<&'static str>; 3],
     pub regex: Regex,
+    /// What must come right after a match (its words are not part of the
+    /// marker and stay): `SYSTEM:` is a fake header only before an order.
+    pub then: Option<Regex>,
     pub follow: Option<Follow>,
     /// A check on the view before a match.
     pub precede: Option<Follow>,
@@ -225,6 +244,39 @@ fn persona_or_play() -> String {
     PERSONA_OR_PLAY.replace("PERSONA", PERSONA)
 }
 
+/// The code checks by name, so that [`table`] can say which a rule uses.
+const CHECKS: &[(&str, fn(&str) -> bool)] = &[
+    ("not_about_page_parts", not_about_page_parts),
+    ("not_about_a_document", not_about_a_document),
+    ("not_followed_by_word", not_followed_by_word),
+    ("not_an_identifier", not_an_identifier),
+    ("not_negated", not_negated),
+    ("not_plain_lowercase", not_plain_lowercase),
+    ("has_capital_head", has_capital_head),
+];
+
+fn check_name(check: fn(&str) -> bool) -> &'static str {
+    CHECKS
+        .iter()
+        .find(|(_, known)| std::ptr::fn_addr_eq(*known, check))
+        .map_or("unnamed", |(name, _)| name)
+}
+
+/// Every rule as data, in priority order.
+pub fn table() -> Vec<RuleData> {
+    rules()
+        .into_iter()
+        .map(|rule| RuleData {
+            label: rule.label,
+            pattern: rule.regex.as_str().to_owned(),
+            then: rule.then.map(|then| then.as_str().to_owned()),
+            follow: rule.checks[0],
+            precede: rule.checks[1],
+            original: rule.checks[2],
+        })
+        .collect()
+}
+
 /// Compiles a rule's pattern: `~` becomes the word gap, `\b` the ASCII
 /// boundary, non-ASCII letters are folded like the page.
 fn compile(pattern: &str) -> Regex {
@@ -256,6 +308,7 @@ fn compile(pattern: &str) -> Regex {
 struct Spec {
     label: Label,
     pattern: String,
+    then: Option<String>,
     follow: Option<Follow>,
     precede: Option<Follow>,
     original: Option<Original>,
@@ -265,6 +318,7 @@ fn rule(label: Label, pattern: impl Into<String>) -> Spec {
     Spec {
         label,
         pattern: pattern.into(),
+        then: None,
         follow: None,
         precede: None,
         original: None,
@@ -274,6 +328,11 @@ fn rule(label: Label, pattern: impl Into<String>) -> Spec {
 impl Spec {
     fn follow(mut self, follow: Follow) -> Spec {
         self.follow = Some(follow);
+        self
+    }
+
+    fn then(mut self, then: impl Into<String>) -> Spec {
+        self.then = Some(then.into());
         self
     }
 
@@ -323,14 +382,27 @@ pub fn rules() -> Vec<Rule> {
         rule("###system", r"###system\b"),
         rule(
             "###system",
-            r"(?m:^)[ ]?#{2,6}[ ]?system(?:[ ]?(?:prompt|message|instructions?|override|directive))?[ ]?(?::|(?m:$))",
+            r"(?m:^)[ ]?#{2,6}[ ]?system(?:[ ]?(?:prompt|message|instructions?|override|directive))?[ ]?:",
         ),
+        // A `## System` heading is a section of a page unless an order, or
+        // nothing, follows it.
+        rule(
+            "###system",
+            r"(?m:^)[ ]?#{2,6}[ ]?system(?:[ ]?(?:prompt|message|instructions?|override|directive))?[ ]?(?m:$)",
+        )
+        .then(format!(r"[ \n]*(?:\z|{DIRECTIVE}|{IMPERATIVE})")),
         rule("[INST]", r"\[[ ]?inst[ ]?\]")
             .follow(not_followed_by_word)
             .original(not_plain_lowercase),
         rule("[/INST]", r"\[[ ]?/[ ]?inst[ ]?\]")
             .follow(not_followed_by_word)
             .original(not_plain_lowercase),
+        // A comment spelled with entities is text, not markup, so the view
+        // holds it: `&lt;!-- system:` reads as upstream's marker.
+        rule(
+            SEED_COMMENT_SYSTEM,
+            r"<![ \n]{0,3}system(?:[ ]?(?:prompt|message|instructions?|override|note|directive|command)\b|[ ]?:)",
+        ),
         rule("<|system|>", r"<[ ]?\|[ ]?system[ ]?\|[ ]?>"),
         rule("<|assistant|>", r"<[ ]?\|[ ]?assistant[ ]?\|[ ]?>"),
         rule("<|user|>", r"<[ ]?\|[ ]?user[ ]?\|[ ]?>"),
@@ -512,8 +584,14 @@ pub fn rules() -> Vec<Rule> {
         ),
         rule(
             NEW_INSTRUCTIONS,
-            format!(r"\b(?:instead~of|rather~than)~(?:answering|summari[sz]ing|translating|reviewing|analy[sz]ing|reading|responding~to|doing|helping)~[^.\n]{{0,50}}?,~{IMPERATIVE}|\b(?:en~lugar~de|en~vez~de|au~lieu~de|anstatt|statt|invece~di|em~vez~de|ao~inv[eé]s~de)~[a-z]+(?:~[^.\n,]{{0,40}})?,~[a-z]+"),
-        ),
+            r"\b(?:instead~of|rather~than)~(?:answering|summari[sz]ing|translating|reviewing|analy[sz]ing|reading|responding~to|doing|helping)~[^.\n]{0,50}?,",
+        )
+        .then(format!("~{IMPERATIVE}")),
+        rule(
+            NEW_INSTRUCTIONS,
+            r"\b(?:en~lugar~de|en~vez~de|au~lieu~de|anstatt|statt|invece~di|em~vez~de|ao~inv[eé]s~de)~[a-z]+(?:~[^.\n,]{0,40})?,",
+        )
+        .then("~[a-z]+"),
         rule(
             NEW_INSTRUCTIONS,
             r"\b(?:from~now~on|going~forward|henceforth|starting~(?:now|today|immediately)|from~(?:this|here)~(?:point|moment|message)~(?:on|forward|onwards?)|from~this~message~onwards?|from~here~on|effective~immediately|as~of~now)[ ,\n]{0,2}(?:the~(?:assistant|ai|model|agent|bot|chatbot|llm)~(?:must|will|shall|should)|(?:speak|act|respond|answer|reply|behave|talk|write)~(?:as|like)|your~name~is)\b",
@@ -620,9 +698,10 @@ pub fn rules() -> Vec<Rule> {
         rule(
             FAKE_HEADER,
             format!(
-                r"(?m:^)[ ]?(?:[#>\[(<{{|=]{{1,6}}[ ]?)?(?:system|developer|admin|administrator|operator|root)(?:[ ]?(?:message|note|notice|update|alert|policy))?[ ]?[\])>}}|=#]{{0,6}}[ ]?(?:\([^)\n]{{0,60}}\)[ ]?)?:?[ \n]?{DIRECTIVE}"
+                r"(?m:^)[ ]?(?:[#>\[(<{{|=]{{1,6}}[ ]?)?(?:system|developer|admin|administrator|operator|root)(?:[ ]?(?:message|note|notice|update|alert|policy))?[ ]?[\])>}}|=#]{{0,6}}[ ]?(?:\([^)\n]{{0,60}}\)[ ]?)?:?"
             ),
-        ),
+        )
+        .then(format!(r"[ \n]?{DIRECTIVE}")),
         rule(
             FAKE_HEADER,
             r"(?m:^)[ ]?(?:[#>\[(<{|=]{1,6}[ ]?)?(?:system|developer|admin)[ ]?[\])>}|=#]{0,6}[ ]?:",
@@ -638,16 +717,18 @@ pub fn rules() -> Vec<Rule> {
         ),
         rule(
             FAKE_HEADER,
-            format!(r"[\[(<{{\x22'][ ]?(?:system|admin|developer)(?:~(?:note|notice|message|instructions?|override|alert))?[ ]?[\])>}}\x22']?[ ]?:?[ \n]?{DIRECTIVE}"),
-        ),
+            r"[\[(<{\x22'][ ]?(?:system|admin|developer)(?:~(?:note|notice|message|instructions?|override|alert))?[ ]?[\])>}\x22']?[ ]?:?",
+        )
+        .then(format!(r"[ \n]?{DIRECTIVE}")),
         rule(
             FAKE_HEADER,
-            format!(r"\b(?:system|admin|developer)(?:~(?:note|notice|message|instructions?|override|alert))?[ ]?:[ \n]?{DIRECTIVE}"),
+            r"\b(?:system|admin|developer)(?:~(?:note|notice|message|instructions?|override|alert))?[ ]?:",
         )
+        .then(format!(r"[ \n]?{DIRECTIVE}"))
         .original(has_capital_head),
         rule(
             FAKE_HEADER,
-            r"(?:\[\[|<<|\{\{)[ ]?(?:system|admin|developer|sys)[ ]?(?:\]\]|>>|\}\})",
+            r"(?:\[\[|<<|\{\{)[ ]?(?:system|admin|developer)[ ]?(?:\]\]|>>|\}\})",
         ),
         rule(
             FAKE_HEADER,
@@ -656,7 +737,7 @@ pub fn rules() -> Vec<Rule> {
         .original(not_an_identifier),
         rule(
             FAKE_HEADER,
-            r"[\[(<{][ ]?(?:system|admin|developer)~(?:message|notice|instructions?|override|directive)\b|(?m:^)[ ]?#{1,6}[ ]?system~prompt[ ]?(?m:$)|\b(?:do~not|don't|never)~(?:show|reveal|display|mention)~(?:this~)?(?:to~)?(?:the~)?user\b",
+            r"[\[(<{][ ]?(?:system|admin|developer)~(?:message|notice|instructions?|override|directive)\b(?:[^\])>}\n]{0,30}[\])>}])?(?:[ ]?:)?|(?m:^)[ ]?#{1,6}[ ]?system~prompt[ ]?(?m:$)|\b(?:do~not|don't|never)~(?:show|reveal|display|mention)~(?:this~)?(?:to~)?(?:the~)?user\b",
         ),
         rule(
             FAKE_HEADER,
@@ -697,20 +778,21 @@ pub fn rules() -> Vec<Rule> {
         rule(
             AI_ADDRESS,
             format!(
-                r"\b(?:(?:(?:attention|note|notice|message|memo|hey|hello|hi|dear|to)~(?:to~|for~)?(?:the~|all~|any~)?)(?:{AI_NOUN}|{AI_ROLE})(?:~{AI_ROLE}){{0,2}}|{AI_NOUN}(?:~[a-z]+)?(?:~{AI_ROLE}){{0,2}}|(?:assistants|chatbots|models|agents)(?:~{AI_ROLE}){{0,2}})[ ]?[:,][ \n]?{AI_DIRECTIVE}"
+                r"\b(?:(?:(?:attention|note|notice|message|memo|hey|hello|hi|dear|to)~(?:to~|for~)?(?:the~|all~|any~)?)(?:{AI_NOUN}|{AI_ROLE})(?:~{AI_ROLE}){{0,2}}|{AI_NOUN}(?:~[a-z]+)?(?:~{AI_ROLE}){{0,2}}|(?:assistants|chatbots|models|agents)(?:~{AI_ROLE}){{0,2}})[ ]?[:,]"
             ),
-        ),
+        )
+        .then(format!(r"[ \n]?{AI_DIRECTIVE}")),
         rule(
             AI_ADDRESS,
             format!(r"\bto~(?:any|all|every)~(?:{AI_NOUN}|ai~{AI_ROLE})\b|\b(?:instructions?|notes?|message|directive|request|reminder)~(?:for|to)~(?:the~|any~|all~)?(?:agents?|bots?)\b"),
         ),
         rule(
             AI_ADDRESS,
-            r"\bif~(?:you~are|you're)~(?:reading~this~as~)?(?:an?~)?(?:ai|llm|language~model|large~language~model|chatbot|ai~(?:assistant|agent|model))\b",
+            r"\bif~(?:you~are|you're)~(?:reading~this~as~)?(?:an?~)?(?:ai~(?:assistant|agent|model)|ai|llm|language~model|large~language~model|chatbot)\b",
         ),
         rule(
             AI_ADDRESS,
-            r"\bif~you~are~an?~(?:ai|llm|language~model|large~language~model|ai~assistant|ai~agent|ai~model|chatbot|automated~(?:agent|system|assistant))\b",
+            r"\bif~you~are~an?~(?:ai~assistant|ai~agent|ai~model|ai|llm|language~model|large~language~model|chatbot|automated~(?:agent|system|assistant))\b",
         ),
         rule(
             AI_ADDRESS,
@@ -720,7 +802,7 @@ pub fn rules() -> Vec<Rule> {
         ),
         rule(
             AI_ADDRESS,
-            r"\b(?:attention|hey|hello|hi)[ ,\n]{0,2}(?:ai|llm|chatgpt|claude|gemini|copilot|language~model|ai~assistant|ai~agent)\b",
+            r"\b(?:attention|hey|hello|hi)[ ,\n]{0,2}(?:ai~assistant|ai~agent|ai|llm|chatgpt|claude|gemini|copilot|language~model)\b",
         ),
         rule(
             AI_ADDRESS,
@@ -736,20 +818,42 @@ pub fn rules() -> Vec<Rule> {
         ),
         rule(
             AI_ADDRESS,
-            format!(r"(?:\b(?:(?:[a-z]+~){{0,2}}{AI_HEAD}|{AI_MODIFIER}~(?:[a-z]+~)?{AI_ROLE_HEAD}|(?:{AI_HEAD}|{AI_ROLE_HEAD})~(?:that~(?:is|are)~|who~(?:is|are)~)?[a-z]+ing~(?:this|these|the)~[a-z]+)|(?:#|//|\[|\()[ ]?(?:agents?|assistants?|models?))[ ]?[:,][ \n]?(?:[^\n]{{0,80}}?[.!?;,][ ]?)?{IMPERATIVE}"),
+            format!(r"(?:\b(?:(?:[a-z]+~){{0,2}}{AI_HEAD}|{AI_MODIFIER}~(?:[a-z]+~)?{AI_ROLE_HEAD}|(?:{AI_HEAD}|{AI_ROLE_HEAD})~(?:that~(?:is|are)~|who~(?:is|are)~)?[a-z]+ing~(?:this|these|the)~[a-z]+)|(?:#|//|\[|\()[ ]?(?:agents?|assistants?|models?))[ ]?[:,]"),
+        )
+        .then(format!(r"[ \n]?(?:[^\n]{{0,80}}?[.!?;,][ ]?)?{IMPERATIVE}")),
+        rule(
+            AI_ADDRESS,
+            format!(r"\b(?:dear|hey|hi|hello|attention|to~the|for~the|to~any|to~all|for~all|for~any)~(?:{AI_HEAD}|{AI_MODIFIER}~(?:[a-z]+~)?{AI_ROLE_HEAD})(?:~[a-z]+ing~(?:this|these|the)~[a-z]+)?[ ]?[:]"),
         ),
         rule(
             AI_ADDRESS,
-            format!(r"\b(?:dear|hey|hi|hello|attention|to~the|for~the|to~any|to~all|for~all|for~any)~(?:{AI_HEAD}|{AI_MODIFIER}~(?:[a-z]+~)?{AI_ROLE_HEAD})(?:~[a-z]+ing~(?:this|these|the)~[a-z]+)?[ ]?[:]|\b(?:dear|hey|hi|hello)~(?:[a-z]+~){{0,2}}(?:{AI_HEAD}|{AI_ROLE_HEAD}),[^\n]{{0,80}}?[.!?;,][ ]?{IMPERATIVE}"),
+            format!(r"\b(?:dear|hey|hi|hello)~(?:[a-z]+~){{0,2}}(?:{AI_HEAD}|{AI_ROLE_HEAD}),"),
+        )
+        .then(format!(r"[^\n]{{0,80}}?[.!?;,][ ]?{IMPERATIVE}")),
+        rule(
+            AI_ADDRESS,
+            r"(?:^|[.!?:;\n][ ]?)(?:assistant|agent|ai|model|chatbot|bot)s?,",
+        )
+        .then(format!("~{IMPERATIVE}")),
+        rule(
+            AI_ADDRESS,
+            r"\b(?:assistant|agent|ai|chatbot|model)s?[,:]|@(?:assistant|agent|ai|bot|model|llm)\b",
+        )
+        .then(format!("~(?:(?:when|while|before|after|if|once)~you\\b|{IMPERATIVE})")),
+        rule(
+            AI_ADDRESS,
+            format!(r"\b(?:any|all|every|each)~(?:{AI_HEAD}|ai~[a-z]+|{AI_ROLE_HEAD})~[^.\n]{{0,60}}?(?:should|must|shall|needs~to|has~to|have~to)\b|\b(?:{AI_HEAD}|{AI_MODIFIER}~{AI_ROLE_HEAD}|assistants|agents|chatbots|bots)~[a-z]+ing~[^.\n]{{0,60}}?(?:should|must|shall)\b"),
+        )
+        .then(format!("~(?:also~|always~|only~)?{IMPERATIVE}")),
+        rule(
+            AI_ADDRESS,
+            r"\bwhen~an?~(?:ai|llm|language~model|chatbot|assistant|agent|model|bot)(?:~model)?~(?:reads|sees|processes|summari[sz]es|parses|finds)~[^.\n]{0,40}?(?:must|should|shall|has~to)\b",
         ),
         rule(
             AI_ADDRESS,
-            format!(r"(?:^|[.!?:;\n][ ]?)(?:assistant|agent|ai|model|chatbot|bot)s?,~{IMPERATIVE}|\b(?:assistant|agent|ai|chatbot|model)s?[,:]~(?:when|while|before|after|if|once)~you\b|@(?:assistant|agent|ai|bot|model|llm)\b~(?:when~you|{IMPERATIVE})"),
-        ),
-        rule(
-            AI_ADDRESS,
-            format!(r"\b(?:any|all|every|each)~(?:{AI_HEAD}|ai~[a-z]+|{AI_ROLE_HEAD})~[^.\n]{{0,60}}?(?:should|must|shall|needs~to|has~to|have~to)~(?:also~|always~|only~)?{IMPERATIVE}|\b(?:{AI_HEAD}|{AI_MODIFIER}~{AI_ROLE_HEAD}|assistants|agents|chatbots|bots)~[a-z]+ing~[^.\n]{{0,60}}?(?:should|must|shall)~(?:also~|always~|only~)?{IMPERATIVE}|\bwhen~an?~(?:ai|llm|language~model|chatbot|assistant|agent|model|bot)(?:~model)?~(?:reads|sees|processes|summari[sz]es|parses|finds)~[^.\n]{{0,40}}?(?:must|should|shall|has~to)\b|\bif~an?~(?:ai|assistant|agent|model|llm|chatbot|bot)~is~[a-z]+ing~[^.\n]{{0,60}}?,~{IMPERATIVE}"),
-        ),
+            r"\bif~an?~(?:ai|assistant|agent|model|llm|chatbot|bot)~is~[a-z]+ing~[^.\n]{0,60}?,",
+        )
+        .then(format!("~{IMPERATIVE}")),
         rule(
             AI_ADDRESS,
             r"\b(?:ki|ia|ии|ai)~?(?:hinweis|anweisung|remarque|nota|aviso|instrucciones?|instructions?|указание|примечание)[ ]?:",
@@ -769,7 +873,13 @@ pub fn rules() -> Vec<Rule> {
         .into_iter()
         .map(|spec| Rule {
             label: spec.label,
+            checks: [
+                spec.follow.map(check_name),
+                spec.precede.map(check_name),
+                spec.original.map(check_name),
+            ],
             regex: compile(&spec.pattern),
+            then: spec.then.map(|then| compile(&format!("^(?:{then})"))),
             follow: spec.follow,
             precede: spec.precede,
             original: spec.original,
