@@ -245,7 +245,7 @@ fn persona_or_play() -> String {
 }
 
 /// The code checks by name, so that [`table`] can say which a rule uses.
-const CHECKS: &[(&str, fn(&str) -> bool)] = &[
+const CHECKS: &[(&str, Follow)] = &[
     ("not_about_page_parts", not_about_page_parts),
     ("not_about_a_document", not_about_a_document),
     ("not_followed_by_word", not_followed_by_word),
@@ -255,7 +255,7 @@ const CHECKS: &[(&str, fn(&str) -> bool)] = &[
     ("has_capital_head", has_capital_head),
 ];
 
-fn check_name(check: fn(&str) -> bool) -> &'static str {
+fn check_name(check: Follow) -> &'static str {
     CHECKS
         .iter()
         .find(|(_, known)| std::ptr::fn_addr_eq(*known, check))
@@ -697,9 +697,7 @@ pub fn rules() -> Vec<Rule> {
         ),
         rule(
             FAKE_HEADER,
-            format!(
-                r"(?m:^)[ ]?(?:[#>\[(<{{|=]{{1,6}}[ ]?)?(?:system|developer|admin|administrator|operator|root)(?:[ ]?(?:message|note|notice|update|alert|policy))?[ ]?[\])>}}|=#]{{0,6}}[ ]?(?:\([^)\n]{{0,60}}\)[ ]?)?:?"
-            ),
+            r"(?m:^)[ ]?(?:[#>\[(<{|=]{1,6}[ ]?)?(?:system|developer|admin|administrator|operator|root)(?:[ ]?(?:message|note|notice|update|alert|policy))?[ ]?[\])>}|=#]{0,6}[ ]?(?:\([^)\n]{0,60}\)[ ]?)?:?",
         )
         .then(format!(r"[ \n]?{DIRECTIVE}")),
         rule(
