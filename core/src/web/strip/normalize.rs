@@ -287,14 +287,18 @@ impl Builder {
     /// break when the run holds one (fake headers start a line).
     fn push_space(&mut self, line_break: bool, from: Range<usize>) {
         match self.text.last() {
+            // A run grows to cover both ranges: in a reversed run (see
+            // `build`) the new one lies before the old.
             Some(b' ') if line_break => {
                 self.text.pop();
-                let old = self.origin.pop().map_or(from.start, |r| r.start as usize);
-                self.push('\n', old..from.end);
+                let old = self.origin.pop().map_or(from.clone(), Origin::range);
+                self.push('\n', old.start.min(from.start)..old.end.max(from.end));
             }
             Some(b' ' | b'\n') => {
                 if let Some(last) = self.origin.last_mut() {
-                    last.end = Origin::new(from).end;
+                    let from = Origin::new(from);
+                    last.start = last.start.min(from.start);
+                    last.end = last.end.max(from.end);
                 }
             }
             _ => self.push(if line_break { '\n' } else { ' ' }, from),
