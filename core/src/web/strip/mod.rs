@@ -9,12 +9,18 @@
 //! - the output holds exactly one `[STRIPPED]` per label, in order: a
 //!   `[STRIPPED]` the page planted is itself reported (`planted
 //!   [STRIPPED]`), so none can pass for a removal that did not happen;
-//! - stripping the output again gives the same text;
-//! - text without markers comes back unchanged (and borrowed work only:
-//!   the view is built, nothing is copied into the output but the text).
+//! - stripping the output again gives the same text (the layer strips its
+//!   own output until nothing changes, since a removal can change how the
+//!   rest reads);
+//! - text without markers comes back byte for byte, with no label;
+//! - carriers a reader of the page never sees (comments, hidden elements,
+//!   prose attributes, tag characters, encodings) are removed whole when
+//!   they carry a marker: everything in them is the attacker's.
 //!
 //! Labels: upstream agentsec-core's 16 markers as it wrote them, then the
-//! families in [`rules::LABELS`].
+//! families in [`rules::LABELS`]. A rule matches the marker, not the order
+//! that follows it: `SYSTEM: ignore the user` loses `SYSTEM:` and keeps
+//! the order's words, as upstream kept them.
 
 mod carriers;
 mod normalize;
