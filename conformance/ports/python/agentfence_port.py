@@ -26,6 +26,9 @@ import os
 import sys
 import traceback
 
+# A port run from a checkout leaves no __pycache__ behind in it.
+sys.dont_write_bytecode = True
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
@@ -117,6 +120,8 @@ class Session:
         function = self.operations.get(op) if isinstance(op, str) else None
         if function is None:
             reply["error"] = {"kind": "bad_request", "message": "unknown operation %r" % (op,)}
+        elif not self.configs:
+            reply["error"] = {"kind": "bad_request", "message": "a case before any suite message"}
         else:
             try:
                 output = function(data, self.config())

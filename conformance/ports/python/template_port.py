@@ -1,0 +1,939 @@
+"""Failure templates: a tool's error message made safe to send as telemetry.
+
+A port of the Rust reference, ``agentfence::template`` (core/src/template/:
+mod.rs, scrub.rs, classify.rs, vocabulary.rs), rule for rule. The reference
+is the specification; where this file looks roundabout it is reproducing a
+detail of the reference (byte-level tests, Rust's character classes).
+
+Operation ``template`` (suite ``template``): input ``{"message": M}``,
+config ``{"vocabulary": [word, ...]}``, output ``{"kind": K, "template":
+T or None}``.
+
+Character classes: Rust's ``char::is_whitespace`` (the Unicode White_Space
+property) and ``char::is_control`` (category Cc) are spelt out below, since
+Python's ``str.isspace`` also counts U+001C..U+001F. ``char::is_alphanumeric``
+(Alphabetic or Numeric) comes from ``unicodedata`` and a table of
+Other_Alphabetic (see ``is_alphanumeric``); it only decides whether a ``'``
+next to a non-ASCII character is an apostrophe or a quote mark.
+"""
+
+import bisect
+import re
+import unicodedata
+
+from port_errors import PortError
+
+# --------------------------------------------------------------------------
+# Limits and placeholders (mod.rs)
+
+MAX_TEMPLATE_CHARS = 160
+MAX_INPUT_CHARS = 400
+MAX_WORD_LEN = 24
+
+STR = "\u2039str\u203a"
+URL = "\u2039url\u203a"
+EMAIL = "\u2039email\u203a"
+PATH = "\u2039path\u203a"
+NUMBER = "\u2039n\u203a"
+SYM = "\u2039sym\u203a"
+TEXT = "\u2039text\u203a"
+PLACEHOLDERS = frozenset((STR, URL, EMAIL, PATH, NUMBER, SYM, TEXT))
+
+OPEN_MARK = "\u2039"  # the placeholder's opening angle quote
+ELLIPSIS = "\u2026"
+
+# --------------------------------------------------------------------------
+# Character classes (char_class.rs and Rust's char methods)
+
+# Rust's char::is_whitespace: the White_Space property.
+WHITESPACE = frozenset(
+    "\t\n\x0b\x0c\r \x85\xa0\u1680"
+    + "".join(chr(c) for c in range(0x2000, 0x200B))
+    + "\u2028\u2029\u202f\u205f\u3000"
+)
+
+# The line breaks of char_class::is_line_break (Python's splitlines set).
+LINE_BREAK = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def is_whitespace(c):
+    return c in WHITESPACE
+
+
+def is_control(c):
+    """Rust's char::is_control: general category Cc."""
+    o = ord(c)
+    return o < 0x20 or 0x7F <= o <= 0x9F
+
+
+def is_separator(c):
+    """Whitespace and control characters separate tokens."""
+    return c in WHITESPACE or is_control(c)
+
+
+_INVISIBLE_RANGES = (
+    (0xAD, 0xAD),
+    (0x34F, 0x34F),
+    (0x61C, 0x61C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF9, 0xFFFB),
+    (0x110BD, 0x110BD),
+    (0x110CD, 0x110CD),
+    (0x13430, 0x1343F),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0001, 0xE0001),
+    (0xE0020, 0xE007F),
+    (0xE0100, 0xE01EF),
+)
+
+
+def is_invisible_format(c):
+    """char_class::is_invisible_format: format characters that show nothing."""
+    o = ord(c)
+    for low, high in _INVISIBLE_RANGES:
+        if low <= o <= high:
+            return True
+    return False
+
+
+# The characters of Unicode's Other_Alphabetic property that are not
+# letters or numbers by category (combining vowel signs and other marks of
+# categories Mn and Mc, U+0345, circled letters of category So), as ranges of
+# hexadecimal code points: Rust's char::is_alphabetic counts them, and
+# Python's unicodedata has no such property. Taken from the Alphabetic
+# property of Unicode 17.0 (Rust 1.95's char), restricted to the characters
+# Unicode 14.0 (Python 3.11's unicodedata) already assigns.
+_OTHER_ALPHABETIC_TABLE = (
+    "345 363-36F 5B0-5BD 5BF 5C1-5C2 5C4-5C5 5C7 610-61A 64B-657 659-65F "
+    "670 6D6-6DC 6E1-6E4 6E7-6E8 6ED 711 730-73F 7A6-7B0 816-817 81B-823 "
+    "825-827 829-82C 8D4-8DF 8E3-8E9 8F0-903 93A-93B 93E-94C 94E-94F "
+    "955-957 962-963 981-983 9BE-9C4 9C7-9C8 9CB-9CC 9D7 9E2-9E3 A01-A03 "
+    "A3E-A42 A47-A48 A4B-A4C A51 A70-A71 A75 A81-A83 ABE-AC5 AC7-AC9 "
+    "ACB-ACC AE2-AE3 AFA-AFC B01-B03 B3E-B44 B47-B48 B4B-B4C B56-B57 "
+    "B62-B63 B82 BBE-BC2 BC6-BC8 BCA-BCC BD7 C00-C04 C3E-C44 C46-C48 "
+    "C4A-C4C C55-C56 C62-C63 C81-C83 CBE-CC4 CC6-CC8 CCA-CCC CD5-CD6 "
+    "CE2-CE3 D00-D03 D3E-D44 D46-D48 D4A-D4C D57 D62-D63 D81-D83 DCF-DD4 "
+    "DD6 DD8-DDF DF2-DF3 E31 E34-E3A E4D EB1 EB4-EB9 EBB-EBC ECD F71-F83 "
+    "F8D-F97 F99-FBC 102B-1036 1038 103B-103E 1056-1059 105E-1060 "
+    "1062-1064 1067-106D 1071-1074 1082-108D 108F 109A-109D 1712-1713 "
+    "1732-1733 1752-1753 1772-1773 17B6-17C8 1885-1886 18A9 1920-192B "
+    "1930-1938 1A17-1A1B 1A55-1A5E 1A61-1A74 1ABF-1AC0 1ACC-1ACE 1B00-1B04 "
+    "1B35-1B43 1B80-1B82 1BA1-1BA9 1BAC-1BAD 1BE7-1BF1 1C24-1C36 1DD3-1DF4 "
+    "24B6-24E9 2DE0-2DFF A674-A67B A69E-A69F A802 A80B A823-A827 A880-A881 "
+    "A8B4-A8C3 A8C5 A8FF A926-A92A A947-A952 A980-A983 A9B4-A9BF A9E5 "
+    "AA29-AA36 AA43 AA4C-AA4D AA7B-AA7D AAB0 AAB2-AAB4 AAB7-AAB8 AABE "
+    "AAEB-AAEF AAF5 ABE3-ABEA FB1E 10376-1037A 10A01-10A03 10A05-10A06 "
+    "10A0C-10A0F 10D24-10D27 10EAB-10EAC 11000-11002 11038-11045 "
+    "11073-11074 11080-11082 110B0-110B8 110C2 11100-11102 11127-11132 "
+    "11145-11146 11180-11182 111B3-111BF 111CE-111CF 1122C-11234 11237 "
+    "1123E 112DF-112E8 11300-11303 1133E-11344 11347-11348 1134B-1134C "
+    "11357 11362-11363 11435-11441 11443-11445 114B0-114C1 115AF-115B5 "
+    "115B8-115BE 115DC-115DD 11630-1163E 11640 116AB-116B5 1171D-1172A "
+    "1182C-11838 11930-11935 11937-11938 1193B-1193C 11940 11942 "
+    "119D1-119D7 119DA-119DF 119E4 11A01-11A0A 11A35-11A39 11A3B-11A3E "
+    "11A51-11A5B 11A8A-11A97 11C2F-11C36 11C38-11C3E 11C92-11CA7 "
+    "11CA9-11CB6 11D31-11D36 11D3A 11D3C-11D3D 11D3F-11D41 11D43 11D47 "
+    "11D8A-11D8E 11D90-11D91 11D93-11D96 11EF3-11EF6 16F4F 16F51-16F87 "
+    "16F8F-16F92 16FF0-16FF1 1BC9E 1E000-1E006 1E008-1E018 1E01B-1E021 "
+    "1E023-1E024 1E026-1E02A 1E947 1F130-1F149 1F150-1F169 1F170-1F189 "
+)
+
+
+def _ranges(table):
+    lows, highs = [], []
+    for item in table.split():
+        low, _, high = item.partition("-")
+        lows.append(int(low, 16))
+        highs.append(int(high or low, 16))
+    return lows, highs
+
+
+_OTHER_ALPHABETIC_LOW, _OTHER_ALPHABETIC_HIGH = _ranges(_OTHER_ALPHABETIC_TABLE)
+_NUMERIC_CATEGORIES = frozenset(("Nd", "Nl", "No"))
+_LETTER_CATEGORIES = frozenset(("Lu", "Ll", "Lt", "Lm", "Lo"))
+
+
+def is_alphanumeric(c):
+    """Rust's char::is_alphanumeric: Alphabetic or Numeric (Nd, Nl, No).
+
+    Alphabetic is the letters (L*), Nl and Other_Alphabetic. The categories
+    come from unicodedata; Other_Alphabetic, which unicodedata does not
+    expose, from the table above. A character assigned after the Unicode
+    version of this Python's unicodedata is category Cn here and so not
+    alphanumeric, while the reference may call it one.
+    """
+    if c.isascii():
+        return c.isalnum()
+    category = unicodedata.category(c)
+    if category in _LETTER_CATEGORIES or category in _NUMERIC_CATEGORIES:
+        return True
+    o = ord(c)
+    index = bisect.bisect_right(_OTHER_ALPHABETIC_LOW, o) - 1
+    return index >= 0 and o <= _OTHER_ALPHABETIC_HIGH[index]
+
+
+def rust_trim(text):
+    """str::trim: strips White_Space (not U+001C..U+001F, as str.strip does)."""
+    start, end = 0, len(text)
+    while start < end and text[start] in WHITESPACE:
+        start += 1
+    while end > start and text[end - 1] in WHITESPACE:
+        end -= 1
+    return text[start:end]
+
+
+# --------------------------------------------------------------------------
+# Vocabulary (vocabulary.rs)
+
+_VALID_WORD = re.compile(r"[a-z]+('[a-z]+)?\Z")
+
+
+class Vocabulary:
+    """A sorted list of lowercase words; lookups ignore ASCII case."""
+
+    def __init__(self, words):
+        self.words = frozenset(words)
+
+    def contains(self, word):
+        if not word or len(word.encode("utf-8", "surrogatepass")) > MAX_WORD_LEN:
+            return False
+        # The words are ASCII: a word with any other character is not one,
+        # and for ASCII str.lower() is the ASCII lowercase.
+        return word.isascii() and word.lower() in self.words
+
+
+def vocabulary_from_config(config):
+    """The suite's word list, checked as the reference checks it (sorted,
+    lowercase, each word once); PortError bad_config when it is not."""
+    items = config.get("vocabulary") if isinstance(config, dict) else None
+    if not isinstance(items, list) or not all(isinstance(item, str) for item in items):
+        raise PortError("bad_config", "config.vocabulary is not an array of strings")
+    previous = None
+    for index, word in enumerate(items):
+        if not word or word.startswith("#") or "\n" in word or "\r" in word:
+            raise PortError("bad_config", "vocabulary word %d (%r) is not a word" % (index, word))
+        if not _VALID_WORD.match(word):
+            raise PortError("bad_config", "vocabulary word %r is not a lowercase ASCII word" % word)
+        if len(word) > MAX_WORD_LEN:
+            raise PortError("bad_config", "vocabulary word %r is longer than %d" % (word, MAX_WORD_LEN))
+        if previous is not None and previous >= word:
+            raise PortError("bad_config", "vocabulary word %r does not come after %r" % (word, previous))
+        previous = word
+    if not items:
+        raise PortError("bad_config", "the vocabulary holds no words")
+    return Vocabulary(items)
+
+
+# --------------------------------------------------------------------------
+# Classification (classify.rs)
+
+# From the most specific class to the most generic; the earliest rule any of
+# whose phrases occurs anywhere in the message (ignoring ASCII case) wins.
+RULES = (
+    (
+        "policy_blocked",
+        (
+            "[policy blocked]",
+            "policy blocked",
+            "blocked by policy",
+            "denied by policy",
+            "violates policy",
+            "policy violation",
+            "allowlist",
+            "denylist",
+            "blocklist",
+            "not permitted by",
+            "gateway denied",
+            "egress denied",
+        ),
+    ),
+    ("timeout", ("timed out", "timeout", "time out", "deadline exceeded", "etimedout", "took too long")),
+    (
+        "conflict",
+        (
+            "old_string",
+            "not unique",
+            "no unique",
+            "conflict",
+            "mismatch",
+            "stale",
+            "changed since",
+            "hash does not match",
+            "anchor",
+            "already exists",
+            "file exists",
+            "eexist",
+            "non-fast-forward",
+            "would be overwritten",
+            "diverged",
+        ),
+    ),
+    (
+        "permission",
+        (
+            "permission denied",
+            "access denied",
+            "access is denied",
+            "eacces",
+            "eperm",
+            "operation not permitted",
+            "not permitted",
+            "not allowed",
+            "forbidden",
+            "unauthorized",
+            "authentication failed",
+            "authentication required",
+            "outside the project",
+            "outside project",
+            "outside of",
+            "path jail",
+            "escapes project root",
+            "read-only",
+            "readonly",
+        ),
+    ),
+    (
+        "not_found",
+        (
+            "not found",
+            "no such",
+            "does not exist",
+            "doesn't exist",
+            "did not exist",
+            "enoent",
+            "unknown tool",
+            "no matches",
+            "cannot find",
+            "can't find",
+            "could not find",
+            "couldn't find",
+            "unable to find",
+            "not a git repository",
+        ),
+    ),
+    (
+        "too_large",
+        (
+            "too large",
+            "too long",
+            "too big",
+            "too many",
+            "exceeds",
+            "exceeded",
+            "limit reached",
+            "over budget",
+            "out of memory",
+            "no space left",
+            "quota",
+            "e2big",
+        ),
+    ),
+    (
+        "unavailable",
+        (
+            "unavailable",
+            "not running",
+            "connection refused",
+            "connection reset",
+            "connection aborted",
+            "econnrefused",
+            "not installed",
+            "not configured",
+            "is disabled",
+            "not enabled",
+            "failed to connect",
+            "could not connect",
+            "unable to connect",
+            "network",
+            "unreachable",
+            "could not resolve",
+            "name resolution",
+            "name or service not known",
+            "bad gateway",
+            "broken pipe",
+            "try again",
+        ),
+    ),
+    (
+        "invalid_input",
+        (
+            "invalid",
+            "missing required",
+            "missing field",
+            "required parameter",
+            "required argument",
+            "unknown field",
+            "unknown parameter",
+            "unknown action",
+            "unknown option",
+            "unknown argument",
+            "unrecognized",
+            "unexpected argument",
+            "expected",
+            "must be",
+            "cannot parse",
+            "failed to parse",
+            "parse error",
+            "syntax error",
+            "malformed",
+            "bad request",
+            "not a valid",
+            "illegal",
+            "unsupported",
+            "wrong type",
+        ),
+    ),
+)
+
+_RULE_BYTES = tuple((kind, tuple(phrase.encode("ascii") for phrase in phrases)) for kind, phrases in RULES)
+
+
+def classify(message):
+    """The class of a message: the earliest rule any of whose phrases occurs.
+    bytes.lower() folds ASCII only, as the reference's ASCII-case-insensitive
+    search does (no Kelvin sign or dotted I becomes a letter of a phrase)."""
+    folded = message.encode("utf-8", "surrogatepass").lower()
+    for kind, phrases in _RULE_BYTES:
+        for phrase in phrases:
+            if phrase in folded:
+                return kind
+    return "other"
+
+
+# --------------------------------------------------------------------------
+# Scrubbing (scrub.rs)
+
+# Punctuation that frames a token without being part of it.
+EDGE = frozenset("()[]{},;:.!?<>" + ELLIPSIS)
+EDGE_ASCII = frozenset("()[]{},;:.!?<>")
+KEPT_PUNCTUATION = EDGE | frozenset("-_/")
+SAFE_PUNCTUATION = " .,:;()[]{}<>!?'-_/\u2039\u203a\u2026"
+_SAFE_CHARS = frozenset(SAFE_PUNCTUATION + "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+KNOWN_IDENTIFIERS = frozenset(
+    (
+        "old_string",
+        "new_string",
+        "replace_all",
+        "file_path",
+        "start_line",
+        "end_line",
+        "max_results",
+        "dry_run",
+        "old_text",
+        "new_text",
+        "replace_unique",
+        "set_line",
+        "replace_lines",
+        "insert_after",
+        "replace_symbol",
+        "timeout_ms",
+        "run_in_background",
+        "job_id",
+        "doc_id",
+        "if_version",
+    )
+)
+
+# The closing marks of a quote opened by the key.
+CLOSERS = {
+    '"': '"',
+    "`": "`",
+    "'": "'",
+    "\u201c": "\u201d\u201c",  # “ closed by ” or “
+    "\u201e": "\u201c\u201d",  # „ closed by “ or ”
+    "\u2018": "\u2019\u2018",  # ‘ closed by ’ or ‘
+    "\u201a": "\u2019\u2018",  # ‚ closed by ’ or ‘
+    "\u00ab": "\u00bb",  # « closed by »
+    "\u300c": "\u300d",  # 「 closed by 」
+    "\u300e": "\u300f",  # 『 closed by 』
+}
+APOSTROPHE_LIKE = frozenset("'\u2019")
+
+ESC = "\x1b"
+
+
+def _skip_csi(text, at):
+    """Index after the CSI sequence whose ESC is at text[at] and '[' at
+    text[at + 1]: the parameters and the final char in '@'..'~'."""
+    at += 2
+    while at < len(text):
+        code = text[at]
+        at += 1
+        if "\x40" <= code <= "\x7e":
+            break
+    return at
+
+
+def is_blank(line):
+    """A line that shows nothing: separators, invisible format characters
+    and colour codes only."""
+    if line and "\x21" <= line[0] < "\x7f":
+        return False
+    at = 0
+    while at < len(line):
+        c = line[at]
+        if c == ESC and line[at + 1 : at + 2] == "[":
+            at = _skip_csi(line, at)
+            continue
+        if not is_separator(c) and not is_invisible_format(c):
+            return False
+        at += 1
+    return True
+
+
+def first_line(message):
+    """The first line that shows anything, trimmed; None when none does."""
+    start = 0
+    for brk in LINE_BREAK.finditer(message):
+        line = rust_trim(message[start : brk.start()])
+        if not is_blank(line):
+            return line
+        start = brk.end()
+    line = rust_trim(message[start:])
+    if not is_blank(line):
+        return line
+    return None
+
+
+def window(line):
+    """At most MAX_INPUT_CHARS chars of the line; the token cut by the limit
+    is dropped whole."""
+    if len(line) <= MAX_INPUT_CHARS:
+        return line
+    head = line[:MAX_INPUT_CHARS]
+    if is_separator(line[MAX_INPUT_CHARS]):
+        return head
+    for space in range(len(head) - 1, -1, -1):
+        if is_separator(head[space]):
+            return head[:space]
+    return ""
+
+
+def strip_ansi(text):
+    """Removes ANSI CSI sequences (ESC [ ... final)."""
+    if ESC not in text:
+        return text
+    clean = []
+    at = 0
+    while at < len(text):
+        c = text[at]
+        if c == ESC and text[at + 1 : at + 2] == "[":
+            at = _skip_csi(text, at)
+            continue
+        clean.append(c)
+        at += 1
+    return "".join(clean)
+
+
+QUOTED = None  # the token of a quoted span; a word is its str
+
+
+def tokenize(text):
+    """Splits the window into words (str) and quoted spans (QUOTED).
+
+    A ' opens a quote only after a non-alphanumeric character and before a
+    non-whitespace one; an apostrophe-like closer followed by an
+    alphanumeric character does not close. A quote left open runs to the end.
+    """
+    tokens = []
+    n = len(text)
+    at = 0
+    word_start = None
+    while at < n:
+        c = text[at]
+        if is_separator(c):
+            if word_start is not None:
+                tokens.append(text[word_start:at])
+                word_start = None
+            at += 1
+            continue
+        closers = CLOSERS.get(c)
+        if closers is not None and (
+            c != "'"
+            or (
+                not (at > 0 and is_alphanumeric(text[at - 1]))
+                and at + 1 < n
+                and not is_whitespace(text[at + 1])
+            )
+        ):
+            if word_start is not None:
+                tokens.append(text[word_start:at])
+                word_start = None
+            tokens.append(QUOTED)
+            probe = at + 1
+            while True:
+                if probe >= n:
+                    return tokens
+                close = text[probe]
+                probe += 1
+                if close in closers and not (
+                    close in APOSTROPHE_LIKE and probe < n and is_alphanumeric(text[probe])
+                ):
+                    at = probe
+                    break
+            continue
+        if word_start is None:
+            word_start = at
+        at += 1
+    if word_start is not None:
+        tokens.append(text[word_start:])
+    return tokens
+
+
+def split_edges(token):
+    """token as (leading punctuation, core, trailing punctuation)."""
+    start, end = 0, len(token)
+    while start < end and token[start] in EDGE:
+        start += 1
+    while end > start and token[end - 1] in EDGE:
+        end -= 1
+    return token[:start], token[start:end], token[end:]
+
+
+class Shape:
+    """What a token's core is made of. Only ASCII characters carry flags,
+    as in the reference's byte table; an empty core is ASCII and made of
+    word characters only (the reference's 'all' over no bytes)."""
+
+    __slots__ = (
+        "ascii",
+        "alphanumeric",
+        "digit",
+        "lower",
+        "upper_after_first",
+        "word_chars_only",
+        "separator",
+        "backslash",
+        "dot",
+        "at",
+        "colon",
+        "identifier_mark",
+    )
+
+    def __init__(self, core):
+        self.ascii = core.isascii()
+        alnum = digit = lower = upper_after = False
+        word_only = True
+        separator = backslash = dot = at = colon = mark = False
+        for index, c in enumerate(core):
+            if "a" <= c <= "z":
+                alnum = lower = True
+            elif "A" <= c <= "Z":
+                alnum = True
+                if index > 0:
+                    upper_after = True
+            elif "0" <= c <= "9":
+                alnum = digit = True
+                word_only = False
+            else:
+                if c != "-" and c != "'":
+                    word_only = False
+                if c == "/":
+                    separator = True
+                elif c == "\\":
+                    separator = backslash = True
+                elif c == ".":
+                    dot = True
+                elif c == "@":
+                    at = True
+                elif c == ":":
+                    colon = True
+                elif c in "_$#=%+":
+                    mark = True
+        self.alphanumeric = alnum
+        self.digit = digit
+        self.lower = lower
+        self.upper_after_first = upper_after
+        self.word_chars_only = word_only
+        self.separator = separator
+        self.backslash = backslash
+        self.dot = dot
+        self.at = at
+        self.colon = colon
+        self.identifier_mark = mark
+
+
+def is_placeholder(core):
+    return core in PLACEHOLDERS
+
+
+def _ascii_lowercase_only(part):
+    return bool(part) and part.isascii() and part.islower() and part.isalpha()
+
+
+def is_known_identifier(core, vocabulary):
+    """One of the seed's parameter names, or ctx_ and vocabulary words."""
+    if core in KNOWN_IDENTIFIERS:
+        return True
+    if not core.startswith("ctx_"):
+        return False
+    return all(_ascii_lowercase_only(part) and vocabulary.contains(part) for part in core[4:].split("_"))
+
+
+def is_own_word(word, vocabulary):
+    """A vocabulary word, its possessive, or a hyphenated compound of them."""
+    if vocabulary.contains(word):
+        return True
+    if word.endswith("'s") and vocabulary.contains(word[:-2]):
+        return True
+    return "-" in word and all(part and vocabulary.contains(part) for part in word.split("-"))
+
+
+def is_own_slash_words(core, vocabulary):
+    """Words joined by /, each of the vocabulary."""
+    return all(part and is_own_word(part, vocabulary) for part in core.split("/"))
+
+
+def starts_path(core, shape):
+    """Unmistakably the start of a path."""
+    if not shape.separator:
+        return core.startswith("~")
+    if "://" in core:
+        return False
+    drive = len(core) >= 3 and core[0] in _ASCII_LETTERS and core[1] == ":" and core[2] in "\\/"
+    return (
+        (len(core) > 1 and core.startswith("/"))
+        or core.startswith("~")
+        or core.startswith(("./", "../", ".\\", "..\\", "\\\\"))
+        or drive
+        or shape.dot
+    )
+
+
+def _ascii_alnum(text):
+    return text.isascii() and text.isalnum()
+
+
+def is_file_name(core, shape):
+    """stem.ext with a short extension holding a letter."""
+    if not shape.dot:
+        return False
+    stem, _, ext = core.rpartition(".")
+    return (
+        bool(stem)
+        and 1 <= len(ext) <= 8
+        and _ascii_alnum(ext)
+        and any(c in _ASCII_LETTERS for c in ext)
+    )
+
+
+def is_identifier_like(core, shape):
+    return (
+        (shape.colon and "::" in core)
+        or shape.identifier_mark
+        or (shape.upper_after_first and shape.lower)
+        or len(core) > 24
+    )
+
+
+URL_SCHEMES = ("mailto:", "file:", "data:", "javascript:", "urn:", "tel:")
+
+
+def is_url(core, shape):
+    if not shape.colon and not shape.dot:
+        return False
+    if "://" in core:
+        return True
+    head = core[:11].lower() if core.isascii() else ""
+    return head.startswith("www.") or head.startswith(URL_SCHEMES)
+
+
+def closes_clause(token):
+    return token.endswith((":", ",", ";", ".", "!", "?", ELLIPSIS))
+
+
+def continues_path(core):
+    shape = Shape(core)
+    return shape.separator or is_file_name(core, shape)
+
+
+def path_end(tokens, start):
+    """Index of the last token of the path starting at tokens[start]."""
+    end = start
+    probe = start
+    while not (tokens[probe] is not QUOTED and closes_clause(tokens[probe])) and probe + 1 < len(tokens):
+        probe += 1
+        following = tokens[probe]
+        if following is not QUOTED and continues_path(split_edges(following)[1]):
+            end = probe
+    return end
+
+
+def path_lead(lead, core):
+    """Leading punctuation of a path, without the dots of ./"""
+    if core.startswith(("/", "\\")):
+        return lead.rstrip(".")
+    return lead
+
+
+def scrub_word(token, lead, core, trail, shape, vocabulary):
+    """What one word becomes; None for a punctuation token with no safe
+    spelling."""
+    if token == "\u2014" or token == "\u2013":
+        return "-"
+    if not core:
+        return token
+    if is_placeholder(core):
+        replaced = core
+    elif not shape.ascii:
+        replaced = TEXT
+    elif not shape.alphanumeric:
+        if starts_path(core, shape):
+            lead = path_lead(lead, core)
+            replaced = PATH
+        elif all(c in KEPT_PUNCTUATION for c in core):
+            replaced = core
+        else:
+            return None
+    elif is_url(core, shape):
+        replaced = URL
+    elif shape.at:
+        replaced = EMAIL if shape.dot else SYM
+    elif shape.identifier_mark and is_known_identifier(core, vocabulary):
+        replaced = core
+    elif lead.endswith(".") or starts_path(core, shape) or is_file_name(core, shape):
+        # A dot glued to the front of a word is a dotfile, not punctuation.
+        lead = path_lead(lead, core).rstrip(".")
+        replaced = PATH
+    elif shape.digit:
+        replaced = NUMBER
+    elif is_identifier_like(core, shape):
+        replaced = SYM
+    elif shape.word_chars_only:
+        replaced = core if is_own_word(core, vocabulary) else TEXT
+    elif shape.separator and not shape.backslash and is_own_slash_words(core, vocabulary):
+        replaced = core
+    elif shape.separator:
+        replaced = PATH
+    else:
+        replaced = SYM
+    return lead + replaced + trail
+
+
+_LETTERS_WORD = re.compile(r"([A-Za-z]+)([()\[\]{},;:.!?<>]*)\Z")
+
+
+def scrub_letters_word(word, vocabulary):
+    """ASCII letters with only ASCII edge punctuation after them; None for
+    any other word."""
+    match = _LETTERS_WORD.match(word)
+    if match is None:
+        return None
+    core, trail = match.group(1), match.group(2)
+    inner_upper = any("A" <= c <= "Z" for c in core[1:])
+    lower = any("a" <= c <= "z" for c in core)
+    if len(core) > 24 or (inner_upper and lower):
+        return SYM + trail
+    if vocabulary.contains(core):
+        return core + trail
+    return TEXT + trail
+
+
+def is_plain_word(word):
+    """Two ASCII letters or more, and no placeholder."""
+    letters = 0
+    for c in word:
+        if c in _ASCII_LETTERS:
+            letters += 1
+            if letters == 2:
+                return OPEN_MARK not in word
+    return False
+
+
+def finish(pieces):
+    """Joins the pieces and cuts the result at the last space that leaves
+    room for the ellipsis; returns (template, plain word count)."""
+    out = " ".join(pieces)
+    if len(out) <= MAX_TEMPLATE_CHARS:
+        return out, sum(1 for piece in pieces if is_plain_word(piece))
+    cut = out[:MAX_TEMPLATE_CHARS].rfind(" ")
+    out = out[: max(cut, 0)]
+    space = out.rfind(" ")
+    collapsed = False
+    if space >= 0:
+        before, last = out[:space], out[space + 1 :]
+        previous = before.rsplit(" ", 1)[-1]
+        if last.startswith(OPEN_MARK) and previous.endswith(ELLIPSIS) and previous[:-1] == last:
+            out = before
+            collapsed = True
+    if not collapsed:
+        out += ELLIPSIS
+    return out, sum(1 for word in out.split(" ") if is_plain_word(word))
+
+
+def is_safe_template(template):
+    return all(c in _SAFE_CHARS for c in template)
+
+
+def template(message, vocabulary):
+    """The template of message, or None when fewer than two plain words
+    survive."""
+    line = first_line(message)
+    if line is None:
+        return None
+    tokens = tokenize(strip_ansi(window(line)))
+    pieces = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        if token is QUOTED:
+            piece = STR
+        else:
+            piece = scrub_letters_word(token, vocabulary)
+            if piece is None:
+                lead, core, trail = split_edges(token)
+                shape = Shape(core)
+                if starts_path(core, shape) and not core.startswith(OPEN_MARK):
+                    end = path_end(tokens, index)
+                    last = tokens[end]
+                    trail = "" if last is QUOTED else split_edges(last)[2]
+                    piece = path_lead(lead, core) + PATH + trail
+                    index = end
+                else:
+                    piece = scrub_word(token, lead, core, trail, shape, vocabulary)
+        index += 1
+        # A run of one placeholder piece collapses into one.
+        if piece and not (piece.startswith(OPEN_MARK) and pieces and pieces[-1] == piece):
+            pieces.append(piece)
+    result, plain_words = finish(pieces)
+    if plain_words < 2:
+        return None
+    # Built from safe pieces only; checked again, as the reference does, so
+    # that a bug drops the template instead of reporting it.
+    return result if is_safe_template(result) else None
+
+
+# --------------------------------------------------------------------------
+# The operation
+
+_vocabulary_cache = [None, None]  # [config object, its Vocabulary]
+
+
+def _vocabulary(config):
+    if _vocabulary_cache[0] is not config:
+        vocabulary = vocabulary_from_config(config)
+        _vocabulary_cache[0], _vocabulary_cache[1] = config, vocabulary
+    return _vocabulary_cache[1]
+
+
+def op_template(data, config):
+    vocabulary = _vocabulary(config)
+    message = data.get("message") if isinstance(data, dict) else None
+    if not isinstance(message, str):
+        raise PortError("bad_request", "input.message is not a string")
+    return {"kind": classify(message), "template": template(message, vocabulary)}
+
+
+OPERATIONS = {"template": op_template}

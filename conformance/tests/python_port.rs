@@ -1,0 +1,135 @@
+//! The Python port (`conformance/ports/python/`) against every vector,
+//! through the built `agentfence` binary, when `python3` is on PATH.
+//!
+//! The port announces the operations of the modules that import, so an
+//! operation whose module is missing is skipped by the runner; a module
+//! file that is present must import, or its operations would be skipped
+//! silently and this test would prove nothing about them.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+mod common;
+use common::{agentfence, shell_quote, text};
+
+fn port_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("ports/python")
+}
+
+/// Why the test cannot run here, or `None` when `python3` (3.9 or later)
+/// is available.
+fn python_missing() -> Option<String> {
+    let probe = Command::new("python3")
+        .args([
+            "-c",
+            "import sys; sys.exit(0 if sys.version_info >= (3, 9) else 3)",
+        ])
+        .stdin(Stdio::null())
+        .output();
+    match probe {
+        Err(error) => Some(format!("python3 does not start ({error})")),
+        Ok(output) if output.status.code() == Some(3) => {
+            Some("python3 is older than 3.9".to_string())
+        }
+        Ok(output) if !output.status.success() => {
+            Some(format!("python3 fails: {}", text(&output.stderr).trim()))
+        }
+        Ok(_) => None,
+    }
+}
+
+/// The operations the port's hello announces.
+fn announced_operations(script: &Path) -> Vec<String> {
+    let mut child = Command::new("python3")
+        .arg(script)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python3 starts the port");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(b"{\"type\":\"hello\",\"protocol\":1}\n{\"type\":\"bye\"}\n")
+        .expect("the port reads its stdin");
+    let output = child.wait_with_output().expect("the port exits");
+    let stdout = text(&output.stdout);
+    let hello: Value = serde_json::from_str(stdout.lines().next().unwrap_or_default())
+        .unwrap_or_else(|error| {
+            panic!(
+                "{error}: hello reply {stdout:?}\nstderr: {}",
+                text(&output.stderr)
+            )
+        });
+    assert_eq!(hello["type"], "hello", "{hello}");
+    assert_eq!(hello["protocol"], 1, "{hello}");
+    assert_eq!(
+        hello["implementation"]["name"], "agentfence-python",
+        "{hello}"
+    );
+    hello["operations"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no operations list: {hello}"))
+        .iter()
+        .map(|op| op.as_str().expect("an operation is a string").to_string())
+        .collect()
+}
+
+#[test]
+fn python_port_passes_every_vector() {
+    if let Some(reason) = python_missing() {
+        println!("skipped: {reason}; the Python port is not run");
+        return;
+    }
+    let dir = port_dir();
+    let script = dir.join("agentfence_port.py");
+
+    // Each module file present must load and announce its operations
+    // (fetch is optional in web_port).
+    let operations = announced_operations(&script);
+    for (module, ops) in [
+        ("template_port.py", &["template"][..]),
+        (
+            "chat_port.py",
+            &["chat_parse", "chat_pre_render", "chat_flow"][..],
+        ),
+        ("web_port.py", &["strip", "envelope"][..]),
+    ] {
+        if !dir.join(module).exists() {
+            assert_ne!(module, "template_port.py", "the template module is missing");
+            println!("{module} is not there yet: its operations are skipped");
+            continue;
+        }
+        for op in ops {
+            assert!(
+                operations.iter().any(|announced| announced == op),
+                "{module} is present but the port does not announce {op} \
+                 (announced: {operations:?}); run the port by hand to see why it did not load"
+            );
+        }
+    }
+
+    let port = format!("python3 {}", shell_quote(&script.to_string_lossy()));
+    let output = agentfence(&["run", "--port", &port]);
+    let stdout = text(&output.stdout);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "the Python port failed vectors:\n{stdout}\nstderr: {}",
+        text(&output.stderr)
+    );
+    let total = stdout.lines().last().unwrap_or_default();
+    assert!(
+        total.contains(" passed, 0 failed"),
+        "unexpected closing line {total:?}:\n{stdout}"
+    );
+    assert!(
+        stdout.contains("suite template ") && !total.starts_with("0 passed"),
+        "no vector ran:\n{stdout}"
+    );
+    println!("{stdout}");
+}
