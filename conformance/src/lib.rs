@@ -2,13 +2,15 @@
 //! drives an implementation through them, and the `agentfence` CLI.
 //!
 //! Flow: [`vectors`] loads files (embedded and from disk) and [`lint`]
-//! checks them; [`runner`] feeds each case to an implementation (the
+//! checks them ([`canonical`] is the one form they are written in);
+//! [`runner`] feeds each case to an implementation (the
 //! in-process [`reference`], or a [`port_process`] speaking [`protocol`]
 //! v1) and judges answers with [`outcome`]; [`report`] renders the result
 //! (text, JSON, JUnit XML). [`case_list`] reads `--skip` / `--xfail` lists.
 //! Each suite is one module under [`suites`]; [`fixture`] serves the HTTP
 //! pages the web suite's fetch cases describe.
 
+pub mod canonical;
 pub mod case_list;
 pub mod cli;
 pub mod fixture;

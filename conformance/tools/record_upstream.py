@@ -55,7 +55,9 @@ def escape_invisible(text):
 def canonical(document):
     """The suite's canonical form: the file, its notes and its cases one key
     per line with 2-space indentation; the values inside a case or a note on
-    one line each."""
+    one line each. `agentfence vectors fmt` (conformance/src/canonical.rs)
+    writes the same bytes, and `cargo test` checks that the two agree; change
+    both together."""
     def render(value, depth):
         if depth >= 3 or not isinstance(value, (dict, list)) or not value:
             return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))

@@ -8,6 +8,7 @@
 pub mod chat;
 mod run;
 pub mod template;
+pub mod vectors;
 pub mod web;
 
 use std::path::PathBuf;
@@ -49,6 +50,8 @@ pub enum CliCommand {
     /// Strip injection markers, wrap a body in its envelope, or fetch and
     /// sanitize a page.
     Web(web::WebArgs),
+    /// Rewrite vector files in canonical form (fmt), or verify it (check).
+    Vectors(vectors::VectorsArgs),
 }
 
 #[derive(Debug, Args)]
@@ -128,6 +131,7 @@ pub fn main() -> ExitCode {
         CliCommand::Template(args) => template::template_command(&args),
         CliCommand::Chat(args) => chat::chat_command(&args),
         CliCommand::Web(args) => web::web_command(&args),
+        CliCommand::Vectors(args) => vectors::vectors_command(&args),
     }
 }
 
