@@ -1,0 +1,1492 @@
+"""The web suite's strip and envelope operations, ported from the Rust
+reference (core/src/web/strip/, entity.rs, envelope.rs, and mod.rs's
+format_timestamp/parse_timestamp). Standard library only.
+
+Rule table. The strip layer's rules live in strip_rules.json next to this
+file: the output of `cargo run -q -p agentfence-conformance -- web rules`,
+committed as it is printed. When core/src/web/strip/rules.rs changes,
+regenerate it from the repository root with
+
+    cargo run -q -p agentfence-conformance -- web rules \
+        > conformance/ports/python/strip_rules.json
+
+and run the web suite against this port. The patterns are Rust `regex`
+syntax on the normalized view; `_translate` turns them into Python `re`
+mechanically (`(?-u:\\b)` becomes `\\b` under re.ASCII, `\\z` becomes `\\Z`)
+and the module refuses to load if one does not compile or names a code
+check this file does not implement (the checks are the functions of
+rules.rs of the same names, below). Two patterns of rules.rs are not in the
+table (DIRECTIVE, read by `starts_with_directive`, and the DOCUMENT pattern
+of `not_about_a_document`): they are copied below in rules.rs's own
+notation; a rule change that touches them needs the copy updated too (the
+load checks that DIRECTIVE still appears inside the table's `then`
+patterns).
+
+Character properties. Rust's char methods differ from Python's str ones on
+a few sets, mirrored here: `char::is_whitespace` (White_Space, not
+str.isspace, which adds U+001C..U+001F), `char::is_alphanumeric`
+(Alphabetic also holds the Other_Alphabetic marks and symbols: the table
+below, generated from the Rust std of the reference), and
+unicode-normalization's `is_combining_mark` (General_Category Mark, not
+unicodedata.combining). Python 3.11 carries Unicode 14; the reference
+carries newer tables, so characters assigned after Unicode 14 may fold
+differently here (no vector uses one; fuzzing against the reference found
+U+10EF1, a mark since Unicode 16, kept here and dropped there).
+
+Speed. Python's `re` backtracks where Rust's `regex` runs automata: on
+adversarial text some rules take quadratic time (a word of thousands of
+letters) or exponential time (an ambiguous word repeated, `do not follow
+preset preset ...`, since `~` may be a space or nothing). Answers are the
+same; the vectors are short and run in about a second in all.
+"""
+
+import json
+import os
+import re
+import unicodedata
+from bisect import bisect_right
+
+import port_errors
+
+STRIPPED = "[STRIPPED]"
+
+# ---------------------------------------------------------------------------
+# Character classes (core/src/char_class.rs and Rust's char methods)
+
+_WHITESPACE = frozenset(
+    "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005"
+    "\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+_WS_CLASS = (
+    "\\t\\n\\x0b\\x0c\\r \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029"
+    "\\u202f\\u205f\\u3000"
+)
+_LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+_INVISIBLE_SINGLES = frozenset(
+    chr(c)
+    for c in (0xAD, 0x34F, 0x61C, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164,
+              0xFEFF, 0xFFA0, 0x110BD, 0x110CD, 0xE0001)
+)
+_INVISIBLE_RANGES = (
+    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F),
+    (0xFE00, 0xFE0F), (0xFFF9, 0xFFFB), (0x13430, 0x1343F), (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A), (0xE0020, 0xE007F), (0xE0100, 0xE01EF),
+)
+
+
+def is_whitespace(c):
+    return c in _WHITESPACE
+
+
+def is_line_break(c):
+    return c in _LINE_BREAKS
+
+
+def is_invisible_format(c):
+    if c in _INVISIBLE_SINGLES:
+        return True
+    o = ord(c)
+    if o < 0x180B:
+        return False
+    for lo, hi in _INVISIBLE_RANGES:
+        if lo <= o <= hi:
+            return True
+    return False
+
+
+def is_control(c):
+    o = ord(c)
+    return o < 0x20 or 0x7F <= o <= 0x9F
+
+
+# Characters Rust's char::is_alphanumeric accepts and str.isalnum does not
+# (Other_Alphabetic marks and circled letters), among those Python's
+# Unicode 14 database assigns; hex ranges.
+_ALNUM_EXTRA_TEXT = (
+    "345 363-36f 5b0-5bd 5bf 5c1-5c2 5c4-5c5 5c7 610-61a 64b-657 659-65f 670 6d6-6dc 6e1-6e4 "
+    "6e7-6e8 6ed 711 730-73f 7a6-7b0 816-817 81b-823 825-827 829-82c 8d4-8df 8e3-8e9 8f0-903 "
+    "93a-93b 93e-94c 94e-94f 955-957 962-963 981-983 9be-9c4 9c7-9c8 9cb-9cc 9d7 9e2-9e3 "
+    "a01-a03 a3e-a42 a47-a48 a4b-a4c a51 a70-a71 a75 a81-a83 abe-ac5 ac7-ac9 acb-acc ae2-ae3 "
+    "afa-afc b01-b03 b3e-b44 b47-b48 b4b-b4c b56-b57 b62-b63 b82 bbe-bc2 bc6-bc8 bca-bcc bd7 "
+    "c00-c04 c3e-c44 c46-c48 c4a-c4c c55-c56 c62-c63 c81-c83 cbe-cc4 cc6-cc8 cca-ccc cd5-cd6 "
+    "ce2-ce3 d00-d03 d3e-d44 d46-d48 d4a-d4c d57 d62-d63 d81-d83 dcf-dd4 dd6 dd8-ddf df2-df3 "
+    "e31 e34-e3a e4d eb1 eb4-eb9 ebb-ebc ecd f71-f83 f8d-f97 f99-fbc 102b-1036 1038 103b-103e "
+    "1056-1059 105e-1060 1062-1064 1067-106d 1071-1074 1082-108d 108f 109a-109d 1712-1713 "
+    "1732-1733 1752-1753 1772-1773 17b6-17c8 1885-1886 18a9 1920-192b 1930-1938 1a17-1a1b "
+    "1a55-1a5e 1a61-1a74 1abf-1ac0 1acc-1ace 1b00-1b04 1b35-1b43 1b80-1b82 1ba1-1ba9 "
+    "1bac-1bad 1be7-1bf1 1c24-1c36 1dd3-1df4 24b6-24e9 2de0-2dff a674-a67b a69e-a69f a802 "
+    "a80b a823-a827 a880-a881 a8b4-a8c3 a8c5 a8ff a926-a92a a947-a952 a980-a983 a9b4-a9bf "
+    "a9e5 aa29-aa36 aa43 aa4c-aa4d aa7b-aa7d aab0 aab2-aab4 aab7-aab8 aabe aaeb-aaef aaf5 "
+    "abe3-abea fb1e 10376-1037a 10a01-10a03 10a05-10a06 10a0c-10a0f 10d24-10d27 10eab-10eac "
+    "11000-11002 11038-11045 11073-11074 11080-11082 110b0-110b8 110c2 11100-11102 "
+    "11127-11132 11145-11146 11180-11182 111b3-111bf 111ce-111cf 1122c-11234 11237 1123e "
+    "112df-112e8 11300-11303 1133e-11344 11347-11348 1134b-1134c 11357 11362-11363 "
+    "11435-11441 11443-11445 114b0-114c1 115af-115b5 115b8-115be 115dc-115dd 11630-1163e "
+    "11640 116ab-116b5 1171d-1172a 1182c-11838 11930-11935 11937-11938 1193b-1193c 11940 "
+    "11942 119d1-119d7 119da-119df 119e4 11a01-11a0a 11a35-11a39 11a3b-11a3e 11a51-11a5b "
+    "11a8a-11a97 11c2f-11c36 11c38-11c3e 11c92-11ca7 11ca9-11cb6 11d31-11d36 11d3a "
+    "11d3c-11d3d 11d3f-11d41 11d43 11d47 11d8a-11d8e 11d90-11d91 11d93-11d96 11ef3-11ef6 "
+    "16f4f 16f51-16f87 16f8f-16f92 16ff0-16ff1 1bc9e 1e000-1e006 1e008-1e018 1e01b-1e021 "
+    "1e023-1e024 1e026-1e02a 1e947 1f130-1f149 1f150-1f169 1f170-1f189 "
+)
+
+
+def _ranges(text):
+    starts, ends = [], []
+    for item in text.split():
+        lo, _, hi = item.partition("-")
+        starts.append(int(lo, 16))
+        ends.append(int(hi or lo, 16))
+    return starts, ends
+
+
+_ALNUM_EXTRA_STARTS, _ALNUM_EXTRA_ENDS = _ranges(_ALNUM_EXTRA_TEXT)
+
+
+def is_alphanumeric(c):
+    if c.isalnum():
+        return True
+    o = ord(c)
+    i = bisect_right(_ALNUM_EXTRA_STARTS, o) - 1
+    return i >= 0 and o <= _ALNUM_EXTRA_ENDS[i]
+
+
+def _ascii_alnum(c):
+    return ("a" <= c <= "z") or ("A" <= c <= "Z") or ("0" <= c <= "9")
+
+
+def _ascii_lower(text):
+    return text.translate(_ASCII_LOWER)
+
+
+_ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
+
+
+def _trim_start(text):
+    i = 0
+    while i < len(text) and text[i] in _WHITESPACE:
+        i += 1
+    return text[i:]
+
+
+def _trim_end(text):
+    i = len(text)
+    while i > 0 and text[i - 1] in _WHITESPACE:
+        i -= 1
+    return text[:i]
+
+
+def _utf8_len(c):
+    o = ord(c)
+    return 1 if o < 0x80 else 2 if o < 0x800 else 3 if o < 0x10000 else 4
+
+
+# ---------------------------------------------------------------------------
+# HTML character references (core/src/web/entity.rs)
+
+_NAMED = {
+    "amp": "&", "lt": "<", "gt": ">", "quot": '"',
+    "AMP": "&", "LT": "<", "GT": ">", "QUOT": '"',
+    "apos": "'", "nbsp": "\u00a0", "ensp": "\u2002", "emsp": "\u2003",
+    "thinsp": "\u2009", "shy": "\u00ad", "zwsp": "\u200b", "zwnj": "\u200c",
+    "zwj": "\u200d", "lrm": "\u200e", "rlm": "\u200f", "NoBreak": "\u2060",
+    "Tab": "\t", "NewLine": "\n", "lowbar": "_", "UnderBar": "_",
+    "hyphen": "\u2010", "dash": "\u2010", "ndash": "\u2013", "mdash": "\u2014",
+    "colon": ":", "semi": ";", "comma": ",", "period": ".", "excl": "!",
+    "quest": "?", "num": "#", "vert": "|", "verbar": "|", "VerticalLine": "|",
+    "lsqb": "[", "lbrack": "[", "rsqb": "]", "rbrack": "]", "lpar": "(",
+    "rpar": ")", "sol": "/", "bsol": "\\", "ast": "*", "midast": "*",
+    "equals": "=", "lsquo": "\u2018", "rsquo": "\u2019", "ldquo": "\u201c",
+    "rdquo": "\u201d", "laquo": "\u00ab", "raquo": "\u00bb",
+    "lsaquo": "\u2039", "rsaquo": "\u203a", "hellip": "\u2026",
+    "middot": "\u00b7", "bull": "\u2022", "copy": "\u00a9", "reg": "\u00ae",
+    "trade": "\u2122", "iexcl": "\u00a1", "iquest": "\u00bf",
+    "szlig": "\u00df", "aacute": "\u00e1", "agrave": "\u00e0",
+    "acirc": "\u00e2", "auml": "\u00e4", "atilde": "\u00e3",
+    "aring": "\u00e5", "ccedil": "\u00e7", "eacute": "\u00e9",
+    "egrave": "\u00e8", "ecirc": "\u00ea", "euml": "\u00eb",
+    "iacute": "\u00ed", "igrave": "\u00ec", "icirc": "\u00ee",
+    "iuml": "\u00ef", "ntilde": "\u00f1", "oacute": "\u00f3",
+    "ograve": "\u00f2", "ocirc": "\u00f4", "ouml": "\u00f6",
+    "otilde": "\u00f5", "oslash": "\u00f8", "uacute": "\u00fa",
+    "ugrave": "\u00f9", "ucirc": "\u00fb", "uuml": "\u00fc",
+    "yacute": "\u00fd", "yuml": "\u00ff", "Aacute": "\u00c1",
+    "Agrave": "\u00c0", "Auml": "\u00c4", "Eacute": "\u00c9",
+    "Egrave": "\u00c8", "Iacute": "\u00cd", "Ntilde": "\u00d1",
+    "Oacute": "\u00d3", "Ouml": "\u00d6", "Uacute": "\u00da",
+    "Uuml": "\u00dc",
+}
+_BARE_NAMES = ("amp", "lt", "gt", "quot", "nbsp", "AMP", "LT", "GT", "QUOT")
+_MAX_ENTITY_LEN = 20
+_DEC = frozenset("0123456789")
+_HEX = frozenset("0123456789abcdefABCDEF")
+
+
+def decode_after_ampersand(text, at):
+    """The reference at text[at:] (just after the `&`): (char, length
+    without the `&`), or None."""
+    if text.startswith("#", at):
+        i = at + 1
+        if i < len(text) and text[i] in "xX":
+            i += 1
+            radix, allowed, skip = 16, _HEX, 2
+        else:
+            radix, allowed, skip = 10, _DEC, 1
+        j = i
+        while j < len(text) and text[j] in allowed:
+            j += 1
+        n = j - i
+        if n == 0 or n > _MAX_ENTITY_LEN:
+            return None
+        code = int(text[i:j], radix)
+        if code > 0xFFFFFFFF or code == 0 or code > 0x10FFFF or 0xD800 <= code <= 0xDFFF:
+            return None
+        semicolon = 1 if text.startswith(";", j) else 0
+        return chr(code), skip + n + semicolon
+    j = at
+    while j < len(text) and j - at < _MAX_ENTITY_LEN and _ascii_alnum(text[j]):
+        j += 1
+    name = text[at:j]
+    if text.startswith(";", j) and name in _NAMED:
+        return _NAMED[name], len(name) + 1
+    best = None
+    for bare in _BARE_NAMES:
+        if name.startswith(bare) and (best is None or len(bare) > len(best)):
+            best = bare
+    if best is None:
+        return None
+    return _NAMED[best], len(best)
+
+
+def decode_at(text, at):
+    """The reference at text[at:] (which starts with `&`): (char, length)."""
+    if not text.startswith("&", at):
+        return None
+    found = decode_after_ampersand(text, at + 1)
+    if found is None:
+        return None
+    return found[0], found[1] + 1
+
+
+# ---------------------------------------------------------------------------
+# The normalized view (core/src/web/strip/normalize.rs)
+
+_LOOKALIKES = {}
+for _letter, _chars in (
+    ("a", "аɑαᴀ"), ("b", "вβʙ"), ("c", "сϲᴄ"), ("d", "ԁᴅ"), ("e", "еεᴇё"),
+    ("f", "ꜰ"), ("g", "ɡɢԍ"), ("h", "һнʜ"), ("i", "іїıιɪӏɩ"), ("j", "јȷᴊ"),
+    ("k", "кκᴋ"), ("l", "ʟ"), ("m", "мᴍ"), ("n", "ɴη"), ("o", "оοᴏօσø"),
+    ("p", "рρᴘ"), ("q", "ԛ"), ("r", "ʀг"), ("s", "ѕꜱ"), ("t", "тτᴛ"),
+    ("u", "υᴜս"), ("v", "νᴠ"), ("w", "ԝωᴡ"), ("x", "хχ"), ("y", "уγʏ"),
+    ("z", "ᴢ"), ("'", "\u2018\u2019\u02bc\u2032"),
+    ("-", "_\u2010\u2011\u2012\u2013\u2014\u2015\u2212"),
+):
+    for _c in _chars:
+        _LOOKALIKES[_c] = _letter
+
+
+def _fold_lookalike(c):
+    found = _LOOKALIKES.get(c)
+    if found is not None:
+        return found
+    o = ord(c)
+    if 0x1F130 <= o <= 0x1F189 or 0x1F1E6 <= o <= 0x1F1FF:
+        if o <= 0x1F149:
+            base = 0x1F130
+        elif 0x1F150 <= o <= 0x1F169:
+            base = 0x1F150
+        elif 0x1F170 <= o <= 0x1F189:
+            base = 0x1F170
+        elif o >= 0x1F1E6:
+            base = 0x1F1E6
+        else:
+            return c
+        return chr(o - base + ord("a"))
+    return c
+
+
+_FOLD_CACHE = {}
+
+
+def fold_char(c):
+    """Compatibility decomposition, combining marks dropped, lowercase,
+    look-alikes to the ASCII letter they imitate: a string."""
+    found = _FOLD_CACHE.get(c)
+    if found is not None:
+        return found
+    out = []
+    for d in unicodedata.normalize("NFKD", c):
+        if unicodedata.category(d)[0] == "M":
+            continue
+        for lower in d.lower():
+            out.append(_fold_lookalike(lower))
+    found = "".join(out)
+    _FOLD_CACHE[c] = found
+    return found
+
+
+def fold_literal(text):
+    return "".join(
+        " " if f == "-" else f for c in text for f in fold_char(c)
+    )
+
+
+_INLINE_ELEMENTS = frozenset((
+    "a abbr b bdi bdo big cite code data del dfn em font i ins kbd label mark "
+    "q rp rt ruby s samp small span strike strong sub sup time tt u var wbr"
+).split())
+_BLOCK_ELEMENTS = frozenset((
+    "address area article aside audio base blockquote body br button canvas "
+    "caption center col colgroup dd details dialog div dl dt embed fieldset "
+    "figcaption figure footer form h1 h2 h3 h4 h5 h6 head header hr html "
+    "iframe img input legend li link main map math meta nav noscript object "
+    "ol option p picture pre script section select source style summary svg "
+    "table tbody td template textarea tfoot th thead title tr track ul video"
+).split())
+_MAX_TAG_LEN = 4096
+_NOTHING, _BREAK = 0, 1
+
+
+def _markup_at(text, at):
+    """An HTML tag or comment at text[at] (a `<`): (kind, length)."""
+    if text.startswith("<!--", at):
+        end = text.find("-->", at + 4)
+        return _NOTHING, (len(text) - at if end < 0 else end + 3 - at)
+    name_start = at + 2 if text.startswith("/", at + 1) else at + 1
+    j = name_start
+    while j < len(text) and _ascii_alnum(text[j]):
+        j += 1
+    if j == name_start:
+        return None
+    name = _ascii_lower(text[name_start:j])
+    if name in _INLINE_ELEMENTS:
+        kind = _NOTHING
+    elif name in _BLOCK_ELEMENTS:
+        kind = _BREAK
+    else:
+        return None
+    if j >= len(text) or text[j] not in ">/ \t\n\r\x0c":
+        return None
+    byte = j - at
+    k = j
+    while k < len(text) and byte < _MAX_TAG_LEN:
+        c = text[k]
+        if c == ">":
+            return kind, k + 1 - at
+        if c == "<":
+            return None
+        byte += _utf8_len(c)
+        k += 1
+    return None
+
+
+class Normalized:
+    """The view: its text, and for each of its characters the original
+    range [start, end) it came from (code point offsets)."""
+
+    __slots__ = ("text", "starts", "ends")
+
+    def __init__(self, text, starts, ends):
+        self.text = text
+        self.starts = starts
+        self.ends = ends
+
+    def original_range(self, start, end):
+        return min(self.starts[start:end]), max(self.ends[start:end])
+
+
+class _Builder:
+    __slots__ = ("chars", "starts", "ends")
+
+    def __init__(self):
+        self.chars = []
+        self.starts = []
+        self.ends = []
+
+    def push(self, c, start, end):
+        self.chars.append(c)
+        self.starts.append(start)
+        self.ends.append(end)
+
+    def push_space(self, line_break, start, end):
+        last = self.chars[-1] if self.chars else None
+        # A run grows to cover both ranges: in a reversed run the new one
+        # lies before the old.
+        if last == " " and line_break:
+            self.chars.pop()
+            old_end = self.ends.pop()
+            old_start = self.starts.pop()
+            self.push("\n", min(old_start, start), max(old_end, end))
+        elif last == " " or last == "\n":
+            self.starts[-1] = min(self.starts[-1], start)
+            self.ends[-1] = max(self.ends[-1], end)
+        else:
+            self.push("\n" if line_break else " ", start, end)
+
+    def push_folded(self, c, start, end):
+        if c < "\x80":
+            if c in _LINE_BREAKS:
+                self.push_space(True, start, end)
+            elif c in " \t\x0c\r" or c == "-" or c == "_":
+                self.push_space(False, start, end)
+            elif c in "*`~":
+                pass
+            else:
+                self.push(_ascii_lower(c), start, end)
+            return
+        if is_invisible_format(c):
+            return
+        if c in _WHITESPACE or c in _LINE_BREAKS:
+            self.push_space(c in _LINE_BREAKS, start, end)
+            return
+        for folded in fold_char(c):
+            if folded == "-":
+                self.push_space(False, start, end)
+            elif folded in "*`~":
+                pass
+            elif folded in _WHITESPACE:
+                self.push_space(False, start, end)
+            else:
+                self.push(folded, start, end)
+
+
+_PLAIN = frozenset(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+    ".,;:!?()\"'/=#[]|+@${}>\\^"
+)
+
+
+def _percent_escape(text, at):
+    hexits = text[at + 1:at + 3]
+    if len(hexits) != 2 or hexits[0] not in _HEX or hexits[1] not in _HEX:
+        return None
+    byte = int(hexits, 16)
+    return chr(byte) if 0x20 <= byte < 0x7F else None
+
+
+def normalize(original):
+    return _build(original, True)
+
+
+def normalize_as_written(original):
+    return _build(original, False)
+
+
+def _build(original, as_seen):
+    out = _Builder()
+    chars, starts, ends = out.chars, out.starts, out.ends
+    n = len(original)
+    at = 0
+    while at < n:
+        c = original[at]
+        if c in _PLAIN or (c == " " and not (chars and chars[-1] in " \n")):
+            chars.append(_ascii_lower(c))
+            starts.append(at)
+            ends.append(at + 1)
+            at += 1
+            continue
+        if c == "<":
+            markup = _markup_at(original, at)
+            if markup is not None:
+                kind, length = markup
+                if kind == _BREAK:
+                    out.push_space(True, at, at + length)
+                at += length
+                continue
+        if (
+            (c == "-" or c == "_")
+            and at > 0
+            and is_alphanumeric(original[at - 1])
+            and at + 1 < n
+            and is_alphanumeric(original[at + 1])
+        ):
+            at += 1
+            continue
+        if c == "\u202e" and as_seen:
+            run_start = at + 1
+            run_end = run_start
+            while run_end < n and original[run_end] not in "\u202c\n":
+                run_end += 1
+            for k in range(run_end - 1, run_start - 1, -1):
+                out.push_folded(original[k], k, k + 1)
+            at = run_end
+            continue
+        if c == "&":
+            decoded = decode_at(original, at)
+            if decoded is not None:
+                out.push_folded(decoded[0], at, at + decoded[1])
+                at += decoded[1]
+                continue
+        if c == "%":
+            decoded = _percent_escape(original, at)
+            if decoded is not None:
+                out.push_folded(decoded, at, at + 3)
+                at += 3
+                continue
+        o = ord(c)
+        if 0xE0020 <= o <= 0xE007E:
+            out.push_folded(chr(o - 0xE0000), at, at + 1)
+            at += 1
+            continue
+        out.push_folded(c, at, at + 1)
+        at += 1
+    view = Normalized("".join(chars), starts, ends)
+    _collapse_letter_spacing(view, original)
+    _fold_leetspeak(view)
+    return view
+
+
+def _collapse_letter_spacing(view, original):
+    text = view.text
+    n = len(text)
+    starts, ends = view.starts, view.ends
+
+    def width(i):
+        return ends[i] - starts[i]
+
+    def is_single(i):
+        return (
+            "a" <= text[i] <= "z"
+            and (i == 0 or not _ascii_alnum(text[i - 1]))
+            and (i + 1 >= n or not _ascii_alnum(text[i + 1]))
+        )
+
+    runs = []
+    i = 0
+    while i < n:
+        if not is_single(i):
+            i += 1
+            continue
+        separator = text[i + 1] if i + 1 < n else None
+        gap = width(i + 1) if i + 1 < n else 0
+        end = i
+        while (
+            separator in (" ", ".", "\n")
+            and end + 1 < n
+            and text[end + 1] == separator
+            and width(end + 1) == gap
+            and end + 2 < n
+            and is_single(end + 2)
+        ):
+            end += 2
+        runs.append((i, end, (end - i) // 2 + 1))
+        i = end + 1
+    if not any(letters >= 4 for _, _, letters in runs):
+        return
+    drop = [False] * n
+    for first, last, letters in runs:
+        if letters >= 2:
+            for g in range(first + 1, last, 2):
+                drop[g] = True
+    keep = [i for i in range(n) if not drop[i]]
+    view.text = "".join(text[i] for i in keep)
+    view.starts = [starts[i] for i in keep]
+    view.ends = [ends[i] for i in keep]
+
+
+_LEET = {"0": "o", "1": "i", "3": "e", "4": "a", "@": "a", "5": "s", "$": "s",
+         "7": "t", "8": "b", "6": "g", "9": "g"}
+
+
+def _fold_leetspeak(view):
+    b = list(view.text)
+    n = len(b)
+    for i in range(1, n - 1):
+        if _ascii_alnum(b[i - 1]) and _ascii_alnum(b[i + 1]):
+            if b[i] == "!":
+                b[i] = "i"
+            elif b[i] == "|":
+                b[i] = "l"
+
+    def is_word(c):
+        return _ascii_alnum(c) or c == "@" or c == "$"
+
+    i = 0
+    while i < n:
+        if not is_word(b[i]):
+            i += 1
+            continue
+        start = i
+        while i < n and is_word(b[i]):
+            i += 1
+        if b[start] == "@" and i - start > 4:
+            start += 1
+        word = b[start:i]
+        letters = any("a" <= c <= "z" for c in word)
+        stand_ins = any(c in _LEET for c in word)
+        if letters and stand_ins:
+            for k in range(start, i):
+                b[k] = _LEET.get(b[k], b[k])
+    view.text = "".join(b)
+
+
+# ---------------------------------------------------------------------------
+# Rules (core/src/web/strip/rules.rs), loaded from strip_rules.json
+
+PLANTED_MARKER = "planted [STRIPPED]"
+SEED_COMMENT_SYSTEM = "<!-- system"
+HIDDEN_COMMENT = "hidden_comment"
+HIDDEN_ELEMENT = "hidden_element"
+HIDDEN_ATTRIBUTE = "hidden_attribute"
+ENCODED_PAYLOAD = "encoded_payload"
+HIDDEN_TEXT = "hidden_text"
+
+
+def _translate(pattern):
+    """Rust `regex` syntax of the rule table to Python `re` (compiled with
+    re.ASCII: the only class escape the table uses is the ASCII `\\b`)."""
+    return pattern.replace("(?-u:\\b)", "\\b").replace("\\z", "\\Z")
+
+
+def _compile_rule(pattern):
+    """rules.rs's `compile` for the ASCII patterns copied here: `~` is the
+    word gap, `\\b` the ASCII boundary."""
+    out = []
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "~":
+            out.append("[ \\n./+]?")
+        elif c == "\\" and i + 1 < len(pattern):
+            out.append(pattern[i:i + 2] if pattern[i + 1] != "b" else "(?-u:\\b)")
+            i += 1
+        elif c < "\x80":
+            out.append(c)
+        else:
+            out.append(re.escape(fold_literal(c)))
+        i += 1
+    return "".join(out)
+
+
+# Copied from rules.rs (DIRECTIVE and not_about_a_document's DOCUMENT).
+_DIRECTIVE = r"(?:you~(?:are|must|should|will|have~to|need~to|shall)|your~(?:new|real|task|instructions|assignment|job|goal|orders|role|only|primary)|ignore|disregard|forget|override|do~not|don't|dont|never|always|stop|from~now~on|new~instructions|important|attention|urgent|reveal|print|output|respond|reply|answer~only|say|tell|send|transfer|the~user|the~assistant|the~ai|the~model|assistant|ai|model)\b"
+_DOCUMENT = r"^[ \n,]?(?:(?:on|in|from|of|at|inside|within|del|de~la|de|en|im|in~der|auf~der|dans~le|dans~la|du|sur~le|sur~la|nel|nella|no|na)~(?:the~|this~|that~|our~|el~|la~|le~|der~|dem~|il~|o~|a~)?(?:[a-z]+~)?(?:wiki|manual|readme|post|thread|page|doc|docs|documentation|guide|email|mail|sticky|forum|faq|handbook|box|package|label|leaflet|booklet|brochure|letter|memo|ticket|card|sheet|binder|notice|poster|installer)|(?:that~|which~)?(?:we|i|they|he|she|support|the~team)~(?:sent|gave|posted|wrote|emailed|mailed|shared|provided|mentioned|published|left))\b"
+
+_DIRECTIVE_SOURCE = _compile_rule(_DIRECTIVE)
+_OPENS_DIRECTIVE = re.compile(_translate("^" + _DIRECTIVE_SOURCE), re.ASCII)
+_DOCUMENT_RX = re.compile(_translate(_compile_rule(_DOCUMENT)), re.ASCII)
+
+
+def starts_with_directive(view):
+    return _OPENS_DIRECTIVE.match(view) is not None
+
+
+_PAGE_PARTS = frozenset(
+    "step steps warning warnings error errors section paragraph example "
+    "examples code link links typo typos image screenshot table figure output "
+    "log logs list diagram snippet commit email post comment question answer"
+    .split()
+)
+
+
+def _leading_ascii_lower(text):
+    i = 0
+    while i < len(text) and "a" <= text[i] <= "z":
+        i += 1
+    return text[:i]
+
+
+def not_about_page_parts(after):
+    return _leading_ascii_lower(after.lstrip(" \n")) not in _PAGE_PARTS
+
+
+def not_about_a_document(after):
+    return _DOCUMENT_RX.match(after) is None
+
+
+def not_followed_by_word(after):
+    return not (after and is_alphanumeric(after[0]))
+
+
+def not_an_identifier(original):
+    return "_" not in original
+
+
+def not_negated(before):
+    tail = _trim_end(before[-24:])
+    return not any(
+        tail.endswith(word) for word in ("never", "not", "don't", "dont", "avoid", "no")
+    )
+
+
+def not_plain_lowercase(original):
+    return (
+        any("A" <= c <= "Z" for c in original)
+        or not original.isascii()
+        or "&" in original
+    )
+
+
+def has_capital_head(original):
+    return any(head in original for head in ("SYSTEM", "DEVELOPER", "ADMIN"))
+
+
+_CHECKS = {
+    "not_about_page_parts": not_about_page_parts,
+    "not_about_a_document": not_about_a_document,
+    "not_followed_by_word": not_followed_by_word,
+    "not_an_identifier": not_an_identifier,
+    "not_negated": not_negated,
+    "not_plain_lowercase": not_plain_lowercase,
+    "has_capital_head": has_capital_head,
+}
+
+
+class _Rule:
+    __slots__ = ("label", "regex", "then", "follow", "precede", "original")
+
+
+def _load_rules():
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "strip_rules.json")
+    with open(path, encoding="utf-8") as f:
+        table = json.load(f)
+    rules = []
+    directive_seen = False
+    for index, data in enumerate(table):
+        rule = _Rule()
+        rule.label = data["label"]
+        try:
+            rule.regex = re.compile(_translate(data["pattern"]), re.ASCII)
+            then = data.get("then")
+            rule.then = re.compile(_translate(then), re.ASCII) if then else None
+        except re.error as error:
+            raise RuntimeError(
+                f"strip_rules.json rule {index} ({rule.label}) does not compile "
+                f"in Python: {error}"
+            ) from error
+        if data.get("then") and _DIRECTIVE_SOURCE in data["then"]:
+            directive_seen = True
+        for slot in ("follow", "precede", "original"):
+            name = data.get(slot)
+            if name is not None and name not in _CHECKS:
+                raise RuntimeError(
+                    f"strip_rules.json rule {index} ({rule.label}) names the check "
+                    f"{name!r}, which web_port.py does not implement"
+                )
+            setattr(rule, slot, _CHECKS[name] if name is not None else None)
+        rules.append(rule)
+    if not directive_seen:
+        raise RuntimeError(
+            "web_port.py's copy of rules.rs's DIRECTIVE appears in no `then` "
+            "pattern of strip_rules.json: update the copy"
+        )
+    return rules
+
+
+RULES = _load_rules()
+
+
+def _find_iter(regex, text):
+    """Rust regex's find_iter: an empty match at the end of the previous
+    match is skipped by moving one character on."""
+    pos = 0
+    last_end = -1
+    n = len(text)
+    while pos <= n:
+        m = regex.search(text, pos)
+        if m is None:
+            return
+        start, end = m.span()
+        if start == end and end == last_end:
+            pos = end + 1
+            continue
+        yield start, end
+        last_end = end
+        pos = end
+
+
+def _matches(view, original):
+    """(start, end, rule index) of every rule's match on the view."""
+    text = view.text
+    found = []
+    for index, rule in enumerate(RULES):
+        for start, end in _find_iter(rule.regex, text):
+            if start == end:
+                continue
+            if rule.then is not None and rule.then.match(text[end:]) is None:
+                continue
+            if rule.follow is not None and not rule.follow(text[end:]):
+                continue
+            if rule.precede is not None and not rule.precede(text[:start]):
+                continue
+            if rule.original is not None:
+                lo, hi = view.original_range(start, end)
+                if not rule.original(original[lo:hi]):
+                    continue
+            found.append((start, end, index))
+    return found
+
+
+# ---------------------------------------------------------------------------
+# Carriers (core/src/web/strip/carriers.rs)
+
+_COMMENT, _HIDDEN_ELEMENT, _ATTRIBUTE, _ENCODED, _TAG_CHARACTERS = range(5)
+
+_OPENING_TAG = re.compile(
+    "<[A-Za-z][A-Za-z0-9]{0,15}(?:[" + _WS_CLASS + "][^<>]{0,2048})?>"
+)
+_HIDING = re.compile(
+    (
+        r"(?:^|[{ws}\"'])hidden(?:[{ws}\"'=/]|\Z)"
+        r"|(?:^|[{ws}\"'])(?:sr-only|visually-hidden|screen-reader-text|hide|invisible)(?:[{ws}\"']|\Z)"
+        r"|aria-hidden[{ws}]*=[{ws}]*[\"']?[{ws}]*true"
+        r"|display[{ws}]*:[{ws}]*none"
+        r"|visibility[{ws}]*:[{ws}]*(?:hidden|collapse)"
+        r"|font-size[{ws}]*:[{ws}]*0*(?:\.0+)?(?:px|pt|em|rem|%)?[{ws}]*(?:[;\"'!]|\Z)"
+        r"|opacity[{ws}]*:[{ws}]*0*(?:\.0+)?[{ws}]*(?:[;\"'!]|\Z)"
+        r"|(?:^|[;{ws}\"'])color[{ws}]*:[{ws}]*(?:white|#fff(?:fff)?\b|transparent|rgba?\([{ws}]*255[{ws}]*,[{ws}]*255[{ws}]*,[{ws}]*255)"
+        r"|(?:max-)?(?:height|width)[{ws}]*:[{ws}]*0(?:px)?[{ws}]*(?:[;\"'!]|\Z)"
+        r"|(?:left|top|text-indent)[{ws}]*:[{ws}]*-\d{{3,}}"
+    ).format(ws=_WS_CLASS),
+    re.IGNORECASE,
+)
+_PROSE_ATTRIBUTE = re.compile(
+    (
+        r"(?:^|[{ws}])(?:alt|title|content|aria-label|aria-description|placeholder"
+        r"|value|label|summary|data-[a-z0-9-]{{1,32}})[{ws}]*=[{ws}]*(?:\"[^\"]*\"|'[^']*')"
+    ).format(ws=_WS_CLASS),
+    re.IGNORECASE,
+)
+# Python's case-insensitive matching takes the dotted and dotless i for
+# `i`; Rust's simple case folding does not. They are letters without case
+# for these patterns, as U+01C2 is.
+_NO_TURKIC_I = str.maketrans({"\u0130": "\u01c2", "\u0131": "\u01c2"})
+_VOID_ELEMENTS = frozenset(
+    "area base br col embed hr img input link meta source track wbr".split()
+)
+_ENCODED_RUN = re.compile(r"[A-Za-z0-9+/_-]{24,}={0,2}")
+_MAX_ENCODED_RUN = 64 * 1024
+
+
+def _comments(text):
+    found = []
+    at = 0
+    while True:
+        start = text.find("<!--", at)
+        if start < 0:
+            return found
+        inner_start = start + 4
+        close = text.find("-->", inner_start)
+        if close < 0:
+            inner_end = end = len(text)
+        else:
+            inner_end, end = close, close + 3
+        found.append((_COMMENT, start, end, inner_start, inner_end))
+        at = end
+
+
+def _opening_tags(text):
+    tags = []
+    for m in _OPENING_TAG.finditer(text):
+        start, end = m.span()
+        j = start + 1
+        while j < end and _ascii_alnum(text[j]):
+            j += 1
+        tags.append((start, end, _ascii_lower(text[start + 1:j]), j, end - 1))
+    return tags
+
+
+def _closing_tag(text, start_at, name):
+    depth = 0
+    at = start_at
+    n = len(text)
+    while True:
+        start = text.find("<", at)
+        if start < 0:
+            return n, n
+        closing = text.startswith("/", start + 1)
+        name_start = start + 1 + (1 if closing else 0)
+        name_end = name_start + len(name)
+        candidate = text[name_start:name_end]
+        same_name = (
+            len(candidate) == len(name)
+            and _ascii_lower(candidate) == name
+            and (name_end >= n or not _ascii_alnum(text[name_end]))
+        )
+        if same_name:
+            if closing:
+                if depth == 0:
+                    gt = text.find(">", name_end)
+                    return start, (n if gt < 0 else gt + 1)
+                depth -= 1
+            else:
+                depth += 1
+        at = start + 1
+
+
+def _hidden_elements(text, tags):
+    found = []
+    for start, end, name, attr_start, attr_end in tags:
+        if found and start < found[-1][2]:
+            continue
+        attributes = text[attr_start:attr_end]
+        hidden = name == "template" or _HIDING.search(attributes.translate(_NO_TURKIC_I))
+        if not hidden or name in _VOID_ELEMENTS or _trim_end(attributes).endswith("/"):
+            continue
+        inner_end, close_end = _closing_tag(text, end, name)
+        found.append((_HIDDEN_ELEMENT, start, close_end, end, inner_end))
+    return found
+
+
+def _attribute_values(text, tags):
+    found = []
+    for _, _, _, attr_start, attr_end in tags:
+        attributes = text[attr_start:attr_end]
+        if "=" not in attributes:
+            continue
+        for m in _PROSE_ATTRIBUTE.finditer(attributes.translate(_NO_TURKIC_I)):
+            matched = attributes[m.start():m.end()]
+            quotes = [i for i in (matched.find('"'), matched.find("'")) if i >= 0]
+            if not quotes:
+                continue
+            value_start = m.start() + min(quotes) + 1
+            value_end = m.end() - 1
+            if value_end <= value_start:
+                continue
+            lo, hi = attr_start + value_start, attr_start + value_end
+            found.append((_ATTRIBUTE, lo, hi, lo, hi))
+    return found
+
+
+def _encoded_runs(text):
+    return [
+        (_ENCODED, m.start(), m.end(), m.start(), m.end())
+        for m in _ENCODED_RUN.finditer(text)
+        if m.end() - m.start() <= _MAX_ENCODED_RUN
+    ]
+
+
+_B64_STANDARD = {c: i for i, c in enumerate(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")}
+_B64_URL_SAFE = {c: i for i, c in enumerate(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")}
+
+
+def _base64_no_pad(text, alphabet):
+    """The base64 crate's *_NO_PAD engines: no padding, no trailing bits."""
+    values = []
+    for c in text:
+        v = alphabet.get(c)
+        if v is None:
+            return None
+        values.append(v)
+    if len(values) % 4 == 1:
+        return None
+    out = bytearray()
+    full = len(values) - len(values) % 4
+    for i in range(0, full, 4):
+        n = (values[i] << 18) | (values[i + 1] << 12) | (values[i + 2] << 6) | values[i + 3]
+        out += bytes(((n >> 16) & 0xFF, (n >> 8) & 0xFF, n & 0xFF))
+    rest = values[full:]
+    if len(rest) == 2:
+        if rest[1] & 0x0F:
+            return None
+        out.append(((rest[0] << 2) | (rest[1] >> 4)) & 0xFF)
+    elif len(rest) == 3:
+        if rest[2] & 0x03:
+            return None
+        n = (rest[0] << 12) | (rest[1] << 6) | rest[2]
+        out += bytes(((n >> 10) & 0xFF, (n >> 2) & 0xFF))
+    return bytes(out)
+
+
+def _decode_run(run):
+    if len(run) % 2 == 0 and all(c in _HEX for c in run):
+        data = bytes.fromhex(run)
+    else:
+        unpadded = run.rstrip("=")
+        alphabet = _B64_URL_SAFE if ("-" in unpadded or "_" in unpadded) else _B64_STANDARD
+        data = _base64_no_pad(unpadded, alphabet)
+        if data is None:
+            return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    printable = sum(1 for c in text if not is_control(c) or c in _WHITESPACE)
+    return text if printable * 10 >= len(text) * 9 else None
+
+
+def _tag_character_runs(text):
+    found = []
+    run = None
+    for at, c in enumerate(text):
+        if 0xE0020 <= ord(c) <= 0xE007E:
+            if run is None:
+                run = [at, at + 1, 1]
+            else:
+                run[1] = at + 1
+                run[2] += 1
+            continue
+        if run is not None:
+            if run[2] >= 8:
+                found.append((_TAG_CHARACTERS, run[0], run[1], run[0], run[1]))
+            run = None
+    if run is not None and run[2] >= 8:
+        found.append((_TAG_CHARACTERS, run[0], run[1], run[0], run[1]))
+    return found
+
+
+_HIDDEN_CUE = re.compile(
+    _translate(
+        r"(?-u:\b)(?:you[ \n]?are[ \n]?now|you[ \n]?will[ \n]?now|from[ \n]?now[ \n]?on|ai|a\.i\.|assistants?|llms?|language[ \n]?models?|chatbots?|in[ \n]?every[ \n]?(?:reply|answer|response)|whatever[ \n]?the[ \n]?question)(?-u:\b)|(?-u:\b)agents?[ ]?[:,]"
+    ),
+    re.ASCII,
+)
+
+_SYSTEM_HEADS = frozenset(
+    "prompt message instruction instructions override note directive command "
+    "update alert notice says reminder mode role".split()
+)
+
+
+def _is_system_comment(view):
+    rest = _trim_start(view)
+    if not rest.startswith("system"):
+        return False
+    rest = rest[len("system"):].lstrip(" ")
+    if not rest or rest[0] in ":\n>|])":
+        return True
+    return _leading_ascii_lower(rest) in _SYSTEM_HEADS or starts_with_directive(rest)
+
+
+def _carrier_label(text, carrier):
+    kind, _, _, inner_start, inner_end = carrier
+    if kind == _TAG_CHARACTERS:
+        return HIDDEN_TEXT
+    inner = text[inner_start:inner_end]
+    if kind == _ENCODED:
+        inner = _decode_run(inner)
+        if inner is None:
+            return None
+    view = normalize(inner)
+    if kind == _COMMENT and _is_system_comment(view.text):
+        return SEED_COMMENT_SYSTEM
+    carries_marker = any(
+        RULES[index].label != PLANTED_MARKER for _, _, index in _matches(view, inner)
+    )
+    carries_cue = kind in (_HIDDEN_ELEMENT, _ATTRIBUTE) and _HIDDEN_CUE.search(view.text)
+    if not carries_marker and not carries_cue:
+        return None
+    return {
+        _COMMENT: HIDDEN_COMMENT,
+        _HIDDEN_ELEMENT: HIDDEN_ELEMENT,
+        _ATTRIBUTE: HIDDEN_ATTRIBUTE,
+        _ENCODED: ENCODED_PAYLOAD,
+    }[kind]
+
+
+# ---------------------------------------------------------------------------
+# Strip (core/src/web/strip/mod.rs)
+
+_MAX_PASSES = 8
+_LAST = float("inf")
+
+
+def _trim_blanks(view_text, start, end):
+    while end - start > 1 and view_text[start] in " \n":
+        start += 1
+    while end - start > 1 and view_text[end - 1] in " \n":
+        end -= 1
+    return start, end
+
+
+def _strip_pass(text, earlier):
+    regions = []  # [start, end, label, priority]
+    views = [normalize(text)]
+    if "\u202e" in text:
+        views.append(normalize_as_written(text))
+    for view in views:
+        for start, end, index in _matches(view, text):
+            lo, hi = view.original_range(*_trim_blanks(view.text, start, end))
+            regions.append((lo, hi, RULES[index].label, index))
+    tokens = []
+    at = text.find(STRIPPED)
+    while at >= 0:
+        tokens.append(at)
+        at = text.find(STRIPPED, at + len(STRIPPED))
+    for start in tokens:
+        regions.append((start, start + len(STRIPPED), PLANTED_MARKER, _LAST))
+    tags = _opening_tags(text)
+    carriers = (
+        _comments(text)
+        + _hidden_elements(text, tags)
+        + _attribute_values(text, tags)
+        + _encoded_runs(text)
+        + _tag_character_runs(text)
+    )
+    for carrier in carriers:
+        label = _carrier_label(text, carrier)
+        if label is not None:
+            regions.append((carrier[1], carrier[2], label, 0))
+    regions.sort(key=lambda r: (r[0], -r[1], r[3]))
+    merged = []
+    for start, end, label, _ in regions:
+        if merged and start < merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end, label])
+    token_index = {start: i for i, start in enumerate(tokens)}
+    out = []
+    copied = 0
+    changed = False
+    removed = []
+    for start, end, label in merged:
+        out.append(text[copied:start])
+        out.append(STRIPPED)
+        copied = end
+        index = token_index.get(start)
+        if index is not None and end - start == len(STRIPPED):
+            label = earlier[index] if index < len(earlier) else PLANTED_MARKER
+        else:
+            changed = True
+        removed.append(label)
+    out.append(text[copied:])
+    return "".join(out), removed, changed
+
+
+def strip(text):
+    current, removed, changed = _strip_pass(text, [])
+    for _ in range(1, _MAX_PASSES):
+        if not changed:
+            break
+        current, removed, changed = _strip_pass(current, removed)
+    return {"text": current, "removed_patterns": removed}
+
+
+# ---------------------------------------------------------------------------
+# Envelope (core/src/web/envelope.rs)
+
+TAG = "untrusted_content"
+_RAW_OPENERS = {"<": "&lt;", "\uff1c": "&#xff1c;", "\ufe64": "&#xfe64;"}
+_ATTRIBUTE_ESCAPES = {"&": "&amp;", '"': "&quot;", "'": "&#39;", "<": "&lt;", ">": "&gt;"}
+_ATTRIBUTE_LOOKALIKES = frozenset("\uff02\uff07\uff1c\uff1e\ufe64\ufe65\uff06")
+_TAIL_WINDOW = 160
+
+
+def _escape_attribute(out, value, in_list):
+    for c in value:
+        escaped = _ATTRIBUTE_ESCAPES.get(c)
+        if escaped is not None:
+            out.append(escaped)
+        elif c == "," and in_list:
+            out.append("&#44;")
+        elif (
+            is_control(c)
+            or (c in _WHITESPACE and c != " ")
+            or is_invisible_format(c)
+            or c in _LINE_BREAKS
+            or c in _ATTRIBUTE_LOOKALIKES
+        ):
+            out.append("&#x%x;" % ord(c))
+        else:
+            out.append(c)
+
+
+def _amp_levels(text, at):
+    """Characters of the `amp;` run at text[at:] (ASCII case ignored)."""
+    i = at
+    while _ascii_lower(text[i:i + 4]) == "amp;":
+        i += 4
+    return i - at
+
+
+def _opener(text, at):
+    """An opener at text[at]: ("raw", length, escaped) or ("entity",
+    length, None)."""
+    first = text[at]
+    if first in _RAW_OPENERS:
+        return "raw", 1, _RAW_OPENERS[first]
+    if first != "&":
+        return None
+    rest = at + 1 + _amp_levels(text, at + 1)
+    decoded = decode_after_ampersand(text, rest)
+    if decoded is None or decoded[0] not in _RAW_OPENERS:
+        return None
+    return "entity", rest - at + decoded[1], None
+
+
+_NFKC_LOWER_CACHE = {}
+
+
+def _nfkc_lower(c):
+    found = _NFKC_LOWER_CACHE.get(c)
+    if found is None:
+        found = "".join(d.lower() for d in unicodedata.normalize("NFKC", c))
+        _NFKC_LOWER_CACHE[c] = found
+    return found
+
+
+def _is_dash(c):
+    return c == "-" or "\u2010" <= c <= "\u2015" or c in "\u2212\ufe58\ufe63"
+
+
+def _names_the_tag(text, at):
+    window = []
+    window_bytes = 0
+    taken = 0
+    n = len(text)
+    while at < n:
+        if taken >= _TAIL_WINDOW or window_bytes >= 32:
+            break
+        taken += 1
+        c = text[at]
+        if c == "&":
+            decoded = decode_at(text, at)
+            c, length = decoded if decoded is not None else ("&", 1)
+        else:
+            length = 1
+        at += length
+        for folded in _nfkc_lower(c):
+            if folded in _WHITESPACE or is_invisible_format(folded):
+                continue
+            window.append(folded)
+            window_bytes += _utf8_len(folded)
+    name = "".join(window)
+    if name.startswith("/"):
+        name = name[1:]
+    if not name.startswith("untrusted"):
+        return False
+    after = name[len("untrusted"):]
+    i = 0
+    while i < len(after) and (after[i] == "_" or _is_dash(after[i])):
+        i += 1
+    return after.startswith("content", i)
+
+
+def escape_body(body):
+    out = []
+    copied = 0
+    at = 0
+    n = len(body)
+    while at < n:
+        c = body[at]
+        if c not in "<&\uff1c\ufe64":
+            at += 1
+            continue
+        start = at
+        found = _opener(body, start)
+        if found is None:
+            at = start + 1 + _amp_levels(body, start + 1)
+            continue
+        kind, length, escaped = found
+        if _names_the_tag(body, start + length):
+            out.append(body[copied:start])
+            if kind == "raw":
+                out.append(escaped)
+            else:
+                out.append("&amp;")
+                out.append(body[start + 1:start + length])
+            copied = start + length
+        at = start + length
+    out.append(body[copied:])
+    return "".join(out)
+
+
+def envelope(src, sanitized_at, removed_patterns, body):
+    out = ["<", TAG, ' src="']
+    _escape_attribute(out, src, False)
+    out.append('" sanitized_at="')
+    _escape_attribute(out, sanitized_at, False)
+    out.append('" removed_patterns="')
+    first = True
+    for label in removed_patterns:
+        if not label:
+            continue
+        if not first:
+            out.append(",")
+        first = False
+        _escape_attribute(out, label, True)
+    out.append('">\n')
+    out.append(escape_body(body))
+    out.append("\n</")
+    out.append(TAG)
+    out.append(">")
+    return "".join(out)
+
+
+# ---------------------------------------------------------------------------
+# Timestamps (core/src/web/mod.rs: the `time` crate's RFC 3339)
+
+
+def _days_in_month(year, month):
+    if month == 2:
+        leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+        return 29 if leap else 28
+    return 30 if month in (4, 6, 9, 11) else 31
+
+
+def _days_from_civil(y, m, d):
+    y -= m <= 2
+    era = y // 400
+    yoe = y - era * 400
+    doy = (153 * (m + (-3 if m > 2 else 9)) + 2) // 5 + d - 1
+    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return era * 146097 + doe - 719468
+
+
+def _civil_from_days(z):
+    z += 719468
+    era = z // 146097
+    doe = z - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    y = yoe + era * 400
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    d = doy - (153 * mp + 2) // 5 + 1
+    m = mp + (3 if mp < 10 else -9)
+    return y + (m <= 2), m, d
+
+
+class InvalidTimestamp(ValueError):
+    pass
+
+
+def parse_timestamp(text):
+    """RFC 3339 as the `time` crate reads it: the UTC instant as (days
+    since 1970-01-01, second of the day, nanosecond)."""
+    b = text.encode("utf-8")
+    pos = 0
+
+    def digits(count, what):
+        nonlocal pos
+        chunk = b[pos:pos + count]
+        if len(chunk) != count or not all(0x30 <= x <= 0x39 for x in chunk):
+            raise InvalidTimestamp(f"the {what} is not {count} digits")
+        pos += count
+        return int(chunk)
+
+    def literal(chars, what):
+        nonlocal pos
+        if pos < len(b) and b[pos] in chars:
+            pos += 1
+            return b[pos - 1]
+        raise InvalidTimestamp(f"expected {what}")
+
+    year = digits(4, "year")
+    literal(b"-", "-")
+    month = digits(2, "month")
+    if month == 0:
+        raise InvalidTimestamp("month 0")
+    literal(b"-", "-")
+    day = digits(2, "day")
+    if pos >= len(b):
+        raise InvalidTimestamp("no separator")
+    pos += 1
+    hour = digits(2, "hour")
+    literal(b":", ":")
+    minute = digits(2, "minute")
+    literal(b":", ":")
+    second = digits(2, "second")
+    nanosecond = 0
+    if pos < len(b) and b[pos] == 0x2E:
+        pos += 1
+        start = pos
+        while pos < len(b) and 0x30 <= b[pos] <= 0x39:
+            pos += 1
+        if pos == start:
+            raise InvalidTimestamp("no digit after the point")
+        nanosecond = int((b[start:pos][:9]).decode().ljust(9, "0"))
+    if pos < len(b) and b[pos] in b"Zz":
+        pos += 1
+        offset = 0
+    else:
+        sign = literal(b"+-", "an offset")
+        offset_hour = digits(2, "offset hour")
+        if offset_hour > 23:
+            raise InvalidTimestamp("offset hour over 23")
+        literal(b":", ":")
+        offset_minute = digits(2, "offset minute")
+        if offset_minute > 59:
+            raise InvalidTimestamp("offset minute over 59")
+        offset = (offset_hour * 3600 + offset_minute * 60) * (-1 if sign == 0x2D else 1)
+    if pos != len(b):
+        raise InvalidTimestamp("trailing characters")
+    leap_second = second == 60
+    if leap_second:
+        second, nanosecond = 59, 999_999_999
+    if not 1 <= month <= 12 or not 1 <= day <= _days_in_month(year, month):
+        raise InvalidTimestamp("no such date")
+    if hour > 23 or minute > 59 or second > 59:
+        raise InvalidTimestamp("no such time")
+    total = _days_from_civil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second
+    total -= offset
+    days, seconds = divmod(total, 86400)
+    if leap_second:
+        y, m, d = _civil_from_days(days)
+        if not (
+            -9999 <= y <= 9999
+            and seconds == 86399
+            and d == _days_in_month(y, m)
+        ):
+            raise InvalidTimestamp("not a leap second")
+    return days, seconds, nanosecond
+
+
+def format_timestamp(days, seconds, nanosecond):
+    year, month, day = _civil_from_days(days)
+    if not -9999 <= year <= 9999:
+        raise OverflowError("local datetime out of valid range")
+    out = "%04d-%02d-%02dT%02d:%02d:%02d" % (
+        year, month, day, seconds // 3600, seconds // 60 % 60, seconds % 60
+    )
+    if nanosecond:
+        out += "." + ("%09d" % nanosecond).rstrip("0")
+    return out + "Z"
+
+
+def normalize_timestamp(text):
+    try:
+        instant = parse_timestamp(text)
+    except InvalidTimestamp as error:
+        raise port_errors.PortError(
+            "invalid_timestamp", f"{text!r} is not an RFC 3339 timestamp: {error}"
+        ) from None
+    try:
+        return format_timestamp(*instant)
+    except OverflowError as error:
+        raise port_errors.PortError("internal", f"{text!r}: {error}") from None
+
+
+# ---------------------------------------------------------------------------
+# Operations
+
+
+def _fields(op, data, shape):
+    if not isinstance(data, dict):
+        raise port_errors.PortError("bad_request", f"{op}: input is not an object")
+    for name in data:
+        if name not in shape:
+            raise port_errors.PortError("bad_request", f"{op}: input.{name} is not a field")
+    for name, check in shape.items():
+        if name not in data:
+            raise port_errors.PortError("bad_request", f"{op}: input.{name} is missing")
+        if not check(data[name]):
+            raise port_errors.PortError("bad_request", f"{op}: input.{name} has the wrong type")
+
+
+def _is_str(value):
+    return isinstance(value, str)
+
+
+def _is_str_list(value):
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def op_strip(data, config):
+    _fields("strip", data, {"text": _is_str})
+    return strip(data["text"])
+
+
+def op_envelope(data, config):
+    _fields(
+        "envelope",
+        data,
+        {"body": _is_str, "src": _is_str, "sanitized_at": _is_str,
+         "removed_patterns": _is_str_list},
+    )
+    at = normalize_timestamp(data["sanitized_at"])
+    return {"text": envelope(data["src"], at, data["removed_patterns"], data["body"])}
+
+
+OPERATIONS = {"strip": op_strip, "envelope": op_envelope}
