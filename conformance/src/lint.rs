@@ -13,7 +13,7 @@ use std::fmt;
 use serde_json::Value;
 
 use crate::suites::{Suite, SuiteRegistry};
-use crate::vectors::{Case, Expectation, VectorFile};
+use crate::vectors::{Alternative, Case, Expectation, VectorFile};
 
 /// The flag every case whose expected answer differs from an upstream's
 /// carries.
@@ -82,11 +82,8 @@ pub fn lint(files: &[VectorFile], registry: &SuiteRegistry) -> Vec<LintProblem> 
                     );
                 }
             }
-            if matches!(case.expectation, Expectation::Acceptable { .. }) && case.flags.is_empty() {
-                report(
-                    Some(case),
-                    "result is \"acceptable\" but no flag says why".into(),
-                );
+            if let Expectation::Acceptable { acceptable } = &case.expectation {
+                check_acceptable(case, acceptable, &mut report);
             }
             for key in case.upstream.keys() {
                 if !is_upstream_key(key) {
@@ -105,6 +102,39 @@ pub fn lint(files: &[VectorFile], registry: &SuiteRegistry) -> Vec<LintProblem> 
         }
     }
     problems
+}
+
+/// An `acceptable` case allows at least two different answers and carries
+/// a flag (besides `upstream-divergence`) whose note says why more than one
+/// is right; that the flag is defined is checked with every other flag.
+fn check_acceptable(
+    case: &Case,
+    acceptable: &[Alternative],
+    report: &mut impl FnMut(Option<&Case>, String),
+) {
+    if !case.flags.iter().any(|flag| flag != UPSTREAM_DIVERGENCE) {
+        report(
+            Some(case),
+            "result is \"acceptable\" but no flag says why".into(),
+        );
+    }
+    if acceptable.len() < 2 {
+        report(
+            Some(case),
+            format!(
+                "result is \"acceptable\" but it lists {} answer; list at least two, or make the case valid or invalid",
+                acceptable.len()
+            ),
+        );
+    }
+    for (index, alternative) in acceptable.iter().enumerate() {
+        if acceptable[..index].contains(alternative) {
+            report(
+                Some(case),
+                format!("acceptable answer {} repeats an earlier one", index + 1),
+            );
+        }
+    }
 }
 
 /// `upstream-divergence` is on a case exactly when some upstream answers
@@ -142,15 +172,25 @@ fn check_divergence(
     }
 }
 
-/// Whether `answer`, an upstream's output, passes the case.
+/// Whether `answer`, what an upstream answered, passes the case. An upstream
+/// that refused the input is recorded as `{"error": {"kind": K, ...}}`
+/// (without `kind` where none of ours fits), which passes an error of kind
+/// `K`, as `tools/record_upstream.py` judges it.
 fn accepts(suite: &dyn Suite, case: &Case, answer: &Value) -> bool {
+    let error_kind = answer
+        .get("error")
+        .filter(|_| answer.as_object().is_some_and(|object| object.len() == 1))
+        .and_then(|error| error.get("kind"))
+        .and_then(Value::as_str);
     match &case.expectation {
         Expectation::Valid { expected } => suite.output_matches(&case.op, expected, answer),
-        // An upstream answer records an output; an error case accepts none.
-        Expectation::Invalid { .. } => false,
-        Expectation::Acceptable { acceptable } => acceptable
-            .iter()
-            .any(|expected| suite.output_matches(&case.op, expected, answer)),
+        Expectation::Invalid { expected_error } => error_kind == Some(&expected_error.kind),
+        Expectation::Acceptable { acceptable } => {
+            acceptable.iter().any(|alternative| match alternative {
+                Alternative::Expected(expected) => suite.output_matches(&case.op, expected, answer),
+                Alternative::ExpectedError(expected) => error_kind == Some(&expected.kind),
+            })
+        }
     }
 }
 
@@ -179,7 +219,7 @@ fn is_upstream_key(key: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vectors::{Note, VectorSource};
+    use crate::vectors::{ExpectedError, Note, VectorSource};
     use serde_json::json;
 
     fn case(id: &str, flags: &[&str], upstream: &[(&str, Value)]) -> Case {
@@ -323,14 +363,121 @@ mod tests {
         );
     }
 
+    fn acceptable_case(flags: &[&str], alternatives: Vec<Alternative>) -> Case {
+        let mut acceptable = case("template-0001", flags, &[]);
+        acceptable.expectation = Expectation::Acceptable {
+            acceptable: alternatives,
+        };
+        acceptable
+    }
+
+    fn two_answers() -> Vec<Alternative> {
+        vec![
+            Alternative::Expected(json!({"kind": "other", "template": null})),
+            Alternative::ExpectedError(ExpectedError {
+                kind: "timeout".into(),
+            }),
+        ]
+    }
+
+    fn file_with_choice(cases: Vec<Case>) -> VectorFile {
+        let mut file = file("a.json", cases);
+        file.notes.insert(
+            "choice".into(),
+            Note {
+                description: "d".into(),
+                effect: "e".into(),
+            },
+        );
+        file
+    }
+
+    #[test]
+    fn acceptable_with_two_answers_and_a_flag_passes() {
+        let files = [file_with_choice(vec![acceptable_case(
+            &["choice"],
+            two_answers(),
+        )])];
+        assert_eq!(messages(&files), Vec::<String>::new());
+    }
+
     #[test]
     fn acceptable_without_flag_is_reported() {
-        let mut acceptable = case("template-0001", &[], &[]);
-        acceptable.expectation = Expectation::Acceptable {
-            acceptable: vec![json!({"kind": "other", "template": null})],
+        for flags in [&[][..], &[UPSTREAM_DIVERGENCE][..]] {
+            let files = [file_with_choice(vec![acceptable_case(
+                flags,
+                two_answers(),
+            )])];
+            let found = messages(&files);
+            assert!(
+                found.iter().any(|m| m.contains("no flag says why")),
+                "{found:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn acceptable_with_undefined_flag_is_reported() {
+        let files = [file_with_choice(vec![acceptable_case(
+            &["whim"],
+            two_answers(),
+        )])];
+        assert!(messages(&files)[0].contains("\"whim\" is not defined"));
+    }
+
+    #[test]
+    fn acceptable_with_one_or_repeated_answers_is_reported() {
+        let mut one = two_answers();
+        one.pop();
+        let files = [file_with_choice(vec![acceptable_case(&["choice"], one)])];
+        assert!(messages(&files)[0].contains("lists 1 answer"));
+
+        let mut repeated = two_answers();
+        repeated.push(repeated[0].clone());
+        let files = [file_with_choice(vec![acceptable_case(
+            &["choice"],
+            repeated,
+        )])];
+        assert_eq!(
+            messages(&files),
+            vec!["a.json: case template-0001: acceptable answer 3 repeats an earlier one"]
+        );
+    }
+
+    #[test]
+    fn upstream_answers_are_judged_against_every_alternative() {
+        let agreeing_error = json!({"error": {"kind": "timeout", "message": "m"}});
+        let mut agreeing = acceptable_case(&["choice"], two_answers());
+        agreeing.upstream = BTreeMap::from([("x@1".to_owned(), agreeing_error)]);
+        let files = [file_with_choice(vec![agreeing])];
+        assert_eq!(messages(&files), Vec::<String>::new());
+
+        let mut diverging = acceptable_case(&["choice"], two_answers());
+        diverging.upstream = BTreeMap::from([(
+            "x@1".to_owned(),
+            json!({"kind": "not_found", "template": null}),
+        )]);
+        let files = [file_with_choice(vec![diverging])];
+        assert!(messages(&files)[0].contains("not flagged upstream-divergence"));
+    }
+
+    #[test]
+    fn upstream_error_of_the_expected_kind_agrees_with_an_invalid_case() {
+        let mut invalid = case("template-0001", &[], &[]);
+        invalid.expectation = Expectation::Invalid {
+            expected_error: ExpectedError {
+                kind: "timeout".into(),
+            },
         };
-        let files = [file("a.json", vec![acceptable])];
-        assert!(messages(&files)[0].contains("no flag says why"));
+        invalid.upstream =
+            BTreeMap::from([("x@1".to_owned(), json!({"error": {"kind": "timeout"}}))]);
+        assert_eq!(
+            messages(&[file("a.json", vec![invalid.clone()])]),
+            Vec::<String>::new()
+        );
+        invalid.upstream =
+            BTreeMap::from([("x@1".to_owned(), json!({"error": {"message": "refused"}}))]);
+        assert!(messages(&[file("a.json", vec![invalid])])[0].contains("not flagged"));
     }
 
     #[test]

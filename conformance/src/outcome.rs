@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::protocol::CaseOutcome;
 use crate::suites::Suite;
-use crate::vectors::{Case, Expectation};
+use crate::vectors::{Alternative, Case, Expectation};
 
 /// An implementation's answer to one case.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -78,14 +78,34 @@ pub fn judge(suite: &dyn Suite, case: &Case, answer: &Answer) -> Verdict {
             }
         }
         (CaseOutcome::Output(got), Expectation::Acceptable { acceptable }) => {
-            if acceptable
-                .iter()
-                .any(|expected| output_matches(expected, got))
-            {
+            if acceptable.iter().any(|alternative| match alternative {
+                Alternative::Expected(expected) => output_matches(expected, got),
+                Alternative::ExpectedError(_) => false,
+            }) {
                 Verdict::Passed
             } else {
                 Verdict::Failed {
-                    reason: "the output is none of the acceptable ones".into(),
+                    reason: format!(
+                        "the output is none of the acceptable answers ({})",
+                        describe_alternatives(acceptable)
+                    ),
+                }
+            }
+        }
+        (CaseOutcome::Error(error), Expectation::Acceptable { acceptable }) => {
+            if acceptable.iter().any(|alternative| match alternative {
+                Alternative::ExpectedError(expected) => expected.kind == error.kind,
+                Alternative::Expected(_) => false,
+            }) {
+                Verdict::Passed
+            } else {
+                Verdict::Failed {
+                    reason: format!(
+                        "an error of kind {:?} ({}) is none of the acceptable answers ({})",
+                        error.kind,
+                        error.message,
+                        describe_alternatives(acceptable)
+                    ),
                 }
             }
         }
@@ -107,13 +127,40 @@ pub fn judge(suite: &dyn Suite, case: &Case, answer: &Answer) -> Verdict {
                 }
             }
         }
-        (CaseOutcome::Error(error), _) => Verdict::Failed {
+        (CaseOutcome::Error(error), Expectation::Valid { .. }) => Verdict::Failed {
             reason: format!(
                 "an error of kind {:?} ({}) where an output was expected",
                 error.kind, error.message
             ),
         },
     }
+}
+
+/// What an `acceptable` case allows, in a few words: `2 outputs or an
+/// error of kind "timeout"`.
+pub fn describe_alternatives(acceptable: &[Alternative]) -> String {
+    let outputs = acceptable
+        .iter()
+        .filter(|alternative| matches!(alternative, Alternative::Expected(_)))
+        .count();
+    let kinds: Vec<String> = acceptable
+        .iter()
+        .filter_map(|alternative| match alternative {
+            Alternative::ExpectedError(error) => Some(format!("{:?}", error.kind)),
+            Alternative::Expected(_) => None,
+        })
+        .collect();
+    let mut parts = Vec::new();
+    match outputs {
+        0 => {}
+        1 => parts.push("1 output".to_owned()),
+        n => parts.push(format!("{n} outputs")),
+    }
+    match kinds.len() {
+        0 => {}
+        _ => parts.push(format!("an error of kind {}", kinds.join(" or "))),
+    }
+    parts.join(" or ")
 }
 
 #[cfg(test)]
@@ -175,15 +222,49 @@ mod tests {
     }
 
     #[test]
-    fn acceptable_case_takes_any_listed_output() {
+    fn acceptable_case_takes_any_listed_answer() {
         let acceptable = case(Expectation::Acceptable {
-            acceptable: vec![json!(1), json!(2)],
+            acceptable: vec![
+                Alternative::Expected(json!(1)),
+                Alternative::Expected(json!(2)),
+                Alternative::ExpectedError(ExpectedError {
+                    kind: "timeout".into(),
+                }),
+            ],
         });
+        for passing in [output(json!(1)), output(json!(2)), error("timeout")] {
+            assert_eq!(
+                judge(&TemplateSuite, &acceptable, &passing),
+                Verdict::Passed,
+                "{passing:?}"
+            );
+        }
+        let third = judge(&TemplateSuite, &acceptable, &output(json!(3)));
         assert_eq!(
-            judge(&TemplateSuite, &acceptable, &output(json!(2))),
-            Verdict::Passed
+            third,
+            Verdict::Failed {
+                reason: "the output is none of the acceptable answers \
+                         (2 outputs or an error of kind \"timeout\")"
+                    .into()
+            }
         );
-        assert!(judge(&TemplateSuite, &acceptable, &output(json!(3))).is_failure());
+        let other_kind = judge(&TemplateSuite, &acceptable, &error("bad_request"));
+        assert!(other_kind.is_failure(), "{other_kind:?}");
+    }
+
+    #[test]
+    fn acceptable_outputs_only_refuse_every_error() {
+        let acceptable = case(Expectation::Acceptable {
+            acceptable: vec![
+                Alternative::Expected(json!(1)),
+                Alternative::Expected(json!(2)),
+            ],
+        });
+        let verdict = judge(&TemplateSuite, &acceptable, &error("timeout"));
+        assert!(
+            matches!(&verdict, Verdict::Failed { reason } if reason.contains("2 outputs")),
+            "{verdict:?}"
+        );
     }
 
     #[test]

@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use crate::outcome::{Answer, Verdict};
 use crate::protocol::{CaseOutcome, ImplementationInfo};
-use crate::vectors::{Case, Expectation};
+use crate::vectors::{Alternative, Case, Expectation};
 
 /// Everything a run found.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -190,8 +190,13 @@ fn write_expected_and_got(case: &CaseReport, out: &mut dyn Write) -> io::Result<
         }
         Expectation::Acceptable { acceptable } => {
             writeln!(out, "  expected: one of")?;
-            for output in acceptable {
-                writeln!(out, "            {output}")?;
+            for alternative in acceptable {
+                match alternative {
+                    Alternative::Expected(output) => writeln!(out, "            {output}")?,
+                    Alternative::ExpectedError(error) => {
+                        writeln!(out, "            error of kind {:?}", error.kind)?;
+                    }
+                }
             }
         }
     }
@@ -493,6 +498,35 @@ mod tests {
         assert_eq!(case["result"], "valid");
         assert_eq!(case["verdict"]["status"], "failed");
         assert_eq!(case["answer"]["replied"]["skipped"]["reason"], "r");
+    }
+
+    #[test]
+    fn acceptable_case_lists_every_answer_it_allows() {
+        let mut run = report(vec![Verdict::Failed {
+            reason: "none".into(),
+        }]);
+        run.files[0].cases[0].expectation = Expectation::Acceptable {
+            acceptable: vec![
+                Alternative::Expected(json!({"kind": "other", "template": null})),
+                Alternative::ExpectedError(crate::vectors::ExpectedError {
+                    kind: "timeout".into(),
+                }),
+            ],
+        };
+        let shown = text(&run, 10);
+        assert!(
+            shown.contains(
+                "  expected: one of\n            {\"kind\":\"other\",\"template\":null}\n            error of kind \"timeout\"\n  got:      skipped: r\n"
+            ),
+            "{shown}"
+        );
+        let value = serde_json::to_value(&run).expect("a report serializes");
+        let case = &value["files"][0]["cases"][0];
+        assert_eq!(case["result"], "acceptable");
+        assert_eq!(
+            case["acceptable"],
+            json!([{"expected": {"kind": "other", "template": null}}, {"expected_error": {"kind": "timeout"}}])
+        );
     }
 
     #[test]

@@ -114,6 +114,16 @@ pub struct ExpectedError {
     pub kind: String,
 }
 
+/// One answer an `acceptable` case allows, written as a `valid` case writes
+/// its output (`{"expected": OUTPUT}`) or an `invalid` case its error
+/// (`{"expected_error": {"kind": K}}`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Alternative {
+    Expected(Value),
+    ExpectedError(ExpectedError),
+}
+
 /// What a case demands of an implementation.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "result", rename_all = "snake_case")]
@@ -122,9 +132,10 @@ pub enum Expectation {
     Valid { expected: Value },
     /// An error of this kind.
     Invalid { expected_error: ExpectedError },
-    /// Any one of these outputs; the case's flags say why more than one is
-    /// allowed.
-    Acceptable { acceptable: Vec<Value> },
+    /// Any one of these answers (outputs or error kinds), as Wycheproof's
+    /// `acceptable` result: the behaviour is a legitimate choice, and the
+    /// case's flags say which and why.
+    Acceptable { acceptable: Vec<Alternative> },
 }
 
 /// One test vector.
@@ -236,7 +247,7 @@ struct RawCase {
     result: ResultKind,
     expected: Option<Value>,
     expected_error: Option<ExpectedError>,
-    acceptable: Option<Vec<Value>>,
+    acceptable: Option<Vec<Alternative>>,
     #[serde(default)]
     upstream: BTreeMap<String, Value>,
     fixture: Option<Value>,
@@ -275,7 +286,7 @@ impl RawCase {
             ResultKind::Acceptable => {
                 let acceptable = self.acceptable.take().ok_or_else(missing)?;
                 if acceptable.is_empty() {
-                    return Err("\"acceptable\" lists no output".into());
+                    return Err("\"acceptable\" lists no answer".into());
                 }
                 Expectation::Acceptable { acceptable }
             }
@@ -532,6 +543,43 @@ mod tests {
         let text = error.to_string();
         assert!(text.contains("cases[0].flags"), "{text}");
         assert!(text.contains("template-0002"), "{text}");
+    }
+
+    #[test]
+    fn acceptable_answers_are_outputs_or_error_kinds() {
+        let file = parse(file_with_case(json!({
+            "id": "template-0004", "description": "d", "op": "template", "flags": ["f"],
+            "input": {"message": "x"}, "result": "acceptable",
+            "acceptable": [
+                {"expected": {"kind": "other", "template": null}},
+                {"expected_error": {"kind": "timeout"}},
+            ],
+        })))
+        .expect("a well-formed acceptable case");
+        assert_eq!(
+            file.cases[0].expectation,
+            Expectation::Acceptable {
+                acceptable: vec![
+                    Alternative::Expected(json!({"kind": "other", "template": null})),
+                    Alternative::ExpectedError(ExpectedError {
+                        kind: "timeout".into()
+                    }),
+                ]
+            }
+        );
+
+        for broken in [
+            json!([{"kind": "other", "template": null}]),
+            json!([{"expected": {}, "expected_error": {"kind": "timeout"}}]),
+            json!([{"expected_error": {"kind": "timeout", "message": "m"}}]),
+        ] {
+            let error = parse(file_with_case(json!({
+                "id": "template-0005", "description": "d", "op": "template", "flags": ["f"],
+                "input": {"message": "x"}, "result": "acceptable", "acceptable": broken,
+            })))
+            .expect_err("not an answer");
+            assert!(error.to_string().contains("cases[0].acceptable"), "{error}");
+        }
     }
 
     #[test]

@@ -181,8 +181,11 @@ fn template_schema_rejects_broken_cases() {
         }),
         ("acceptable without a flag", |case| {
             case["result"] = json!("acceptable");
-            case.as_object_mut().map(|c| c.remove("expected"));
-            case["acceptable"] = json!([{"kind": "other", "template": null}]);
+            let expected = case.as_object_mut().and_then(|c| c.remove("expected"));
+            case["acceptable"] = json!([
+                {"expected": expected},
+                {"expected_error": {"kind": "bad_request"}}
+            ]);
         }),
         ("divergence without upstream", |case| {
             case["flags"] = json!([UPSTREAM_DIVERGENCE])
@@ -202,6 +205,100 @@ fn template_schema_rejects_broken_cases() {
             "the schema accepts a case with {what}"
         );
     }
+}
+
+/// An `acceptable` case lists at least two answers, each an output of the
+/// suite or an error kind, and a flag that says why.
+#[test]
+fn schemas_check_acceptable_cases() {
+    let template = validator_for(&schema_dir().join("template.schema.json"));
+    let web = validator_for(&schema_dir().join("web.schema.json"));
+    let template_file = |case: Value| {
+        json!({
+            "$schema": "../schema/template.schema.json",
+            "suite": "template",
+            "version": "1.0.0",
+            "description": "d",
+            "vocabulary": "vocabulary/template-v1.txt",
+            "notes": {"choice": {"description": "d", "effect": "e"}},
+            "cases": [case]
+        })
+    };
+    let good = json!({
+        "id": "template-0001",
+        "description": "d",
+        "flags": ["choice"],
+        "op": "template",
+        "input": {"message": "file not found"},
+        "result": "acceptable",
+        "acceptable": [
+            {"expected": {"kind": "not_found", "template": "file not found"}},
+            {"expected": {"kind": "other", "template": null}},
+            {"expected_error": {"kind": "bad_request"}}
+        ]
+    });
+    assert_eq!(
+        schema_errors(&template, &template_file(good.clone())),
+        Vec::<String>::new()
+    );
+    let mutations: [(&str, CaseMutation); 6] = [
+        ("one answer", |case| {
+            case["acceptable"] = json!([{"expected_error": {"kind": "bad_request"}}])
+        }),
+        ("an answer with both an output and an error", |case| {
+            case["acceptable"][0]["expected_error"] = json!({"kind": "bad_request"})
+        }),
+        ("a bare output as an answer", |case| {
+            case["acceptable"][0] = json!({"kind": "other", "template": null})
+        }),
+        ("an output the suite cannot give", |case| {
+            case["acceptable"][0]["expected"]["template"] = json!("error 42")
+        }),
+        ("an error with a message", |case| {
+            case["acceptable"][2]["expected_error"]["message"] = json!("m")
+        }),
+        ("only upstream-divergence to say why", |case| {
+            case["flags"] = json!([UPSTREAM_DIVERGENCE]);
+            case["upstream"] = json!({"lean-ctx@3.12.0": {"kind": "other", "template": "x"}});
+        }),
+    ];
+    for (what, mutate) in mutations {
+        let mut case = good.clone();
+        mutate(&mut case);
+        assert!(
+            !schema_errors(&template, &template_file(case)).is_empty(),
+            "the schema accepts an acceptable case with {what}"
+        );
+    }
+
+    let web_file = |case: Value| {
+        json!({
+            "$schema": "../schema/web.schema.json",
+            "suite": "web",
+            "version": "1.0.0",
+            "description": "d",
+            "notes": {"choice": {"description": "d", "effect": "e"}},
+            "cases": [case]
+        })
+    };
+    let strip = json!({
+        "id": "web-1001", "description": "d", "flags": ["choice"], "op": "strip",
+        "input": {"text": "x"}, "result": "acceptable",
+        "acceptable": [
+            {"expected": {"text": "x", "removed_patterns": []}},
+            {"expected": {"text": "[STRIPPED]", "removed_patterns": ["x"]}}
+        ]
+    });
+    assert_eq!(
+        schema_errors(&web, &web_file(strip.clone())),
+        Vec::<String>::new()
+    );
+    let mut strip_error = strip;
+    strip_error["acceptable"][1] = json!({"expected_error": {"kind": "decode"}});
+    assert!(
+        !schema_errors(&web, &web_file(strip_error)).is_empty(),
+        "strip has no errors, acceptable or not"
+    );
 }
 
 #[test]

@@ -30,7 +30,7 @@ use url::Url;
 
 use super::{OperationError, PreparedCase, ReferenceSuite, Suite, SuiteConfigError};
 use crate::fixture::{self, Fixture};
-use crate::vectors::{Case, Expectation, ResourceDir};
+use crate::vectors::{Alternative, Case, Expectation, ResourceDir};
 use agentfence::web::address::{AddressClass, classify};
 use agentfence::web::fetch::PinnedHost;
 use agentfence::web::{
@@ -121,7 +121,12 @@ impl Suite for WebSuite {
             Expectation::Acceptable { acceptable } => Expectation::Acceptable {
                 acceptable: acceptable
                     .iter()
-                    .map(|output| served.substitute(output))
+                    .map(|alternative| match alternative {
+                        Alternative::Expected(output) => {
+                            Alternative::Expected(served.substitute(output))
+                        }
+                        error @ Alternative::ExpectedError(_) => error.clone(),
+                    })
                     .collect(),
             },
             invalid @ Expectation::Invalid { .. } => invalid.clone(),
@@ -136,7 +141,12 @@ const PLACEHOLDER_PORT: u16 = 1;
 fn expected_outputs(expectation: &Expectation) -> Box<dyn Iterator<Item = &Value> + '_> {
     match expectation {
         Expectation::Valid { expected } => Box::new(std::iter::once(expected)),
-        Expectation::Acceptable { acceptable } => Box::new(acceptable.iter()),
+        Expectation::Acceptable { acceptable } => Box::new(acceptable.iter().filter_map(
+            |alternative| match alternative {
+                Alternative::Expected(output) => Some(output),
+                Alternative::ExpectedError(_) => None,
+            },
+        )),
         Expectation::Invalid { .. } => Box::new(std::iter::empty()),
     }
 }
