@@ -1,8 +1,10 @@
 //! Rules a set of vector files must keep beyond what the JSON Schema can
-//! say: ids unique across files, flags defined in the file's notes,
-//! upstream answers consistent with the `upstream-divergence` flag, and
-//! each suite's own checks of a case ([`Suite::check_case`]: a web fetch
-//! case's fixture, and that nothing it fetches leaves loopback).
+//! say: ids unique across files and not retired (`vectors/retired-ids.txt`),
+//! flags defined in the file's notes, `acceptable` cases with two answers
+//! or more and a flag saying why, upstream answers consistent with the
+//! `upstream-divergence` flag, and each suite's own checks of a case
+//! ([`Suite::check_case`]: a web fetch case's fixture, and that nothing it
+//! fetches leaves loopback).
 //!
 //! The runner refuses a set that breaks them, and `cargo test` checks the
 //! shipped vectors with the same code.
@@ -13,7 +15,9 @@ use std::fmt;
 use serde_json::Value;
 
 use crate::suites::{Suite, SuiteRegistry};
-use crate::vectors::{Alternative, Case, Expectation, VectorFile};
+use crate::vectors::{
+    Alternative, Case, Expectation, RETIRED_IDS_FILE, RetiredId, VectorFile, retired_ids,
+};
 
 /// The flag every case whose expected answer differs from an upstream's
 /// carries.
@@ -36,8 +40,25 @@ impl fmt::Display for LintProblem {
     }
 }
 
-/// Every broken rule in `files`, in file and case order.
+/// Every broken rule in `files`, in file and case order, with the
+/// embedded list of retired ids.
 pub fn lint(files: &[VectorFile], registry: &SuiteRegistry) -> Vec<LintProblem> {
+    match retired_ids() {
+        Ok(retired) => lint_with_retired(files, registry, &retired),
+        Err(message) => vec![LintProblem {
+            file: format!("embedded vectors/{RETIRED_IDS_FILE}"),
+            case: None,
+            message,
+        }],
+    }
+}
+
+/// Every broken rule in `files`, given the ids that must not be used.
+pub fn lint_with_retired(
+    files: &[VectorFile],
+    registry: &SuiteRegistry,
+    retired: &[RetiredId],
+) -> Vec<LintProblem> {
     let mut problems = Vec::new();
     let mut first_seen: BTreeMap<&str, String> = BTreeMap::new();
     for file in files {
@@ -60,6 +81,15 @@ pub fn lint(files: &[VectorFile], registry: &SuiteRegistry) -> Vec<LintProblem> 
                 report(
                     Some(case),
                     format!("id is not {}-NNNN (four digits)", file.suite),
+                );
+            }
+            if let Some(retired) = retired.iter().find(|retired| retired.id == case.id) {
+                report(
+                    Some(case),
+                    format!(
+                        "id is retired ({RETIRED_IDS_FILE} line {}: {}); ids are never reused",
+                        retired.line, retired.reason
+                    ),
                 );
             }
             match first_seen.get(case.id.as_str()) {
@@ -297,6 +327,26 @@ mod tests {
             "{found:?}"
         );
         assert!(found[0].contains("a.json"), "{found:?}");
+    }
+
+    #[test]
+    fn retired_id_is_reported() {
+        let files = [file("a.json", vec![case("template-0001", &[], &[])])];
+        let retired = [RetiredId {
+            id: "template-0001".into(),
+            line: 7,
+            reason: "said nothing".into(),
+        }];
+        let found: Vec<String> = lint_with_retired(&files, &SuiteRegistry::standard(), &retired)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            found,
+            vec![
+                "a.json: case template-0001: id is retired (retired-ids.txt line 7: said nothing); ids are never reused"
+            ]
+        );
     }
 
     #[test]

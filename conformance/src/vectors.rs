@@ -31,6 +31,70 @@ fn embedded_file(relative: &str) -> Option<&'static str> {
         .map(|(_, contents)| *contents)
 }
 
+/// The list of retired case ids, relative to `conformance/vectors/`.
+pub const RETIRED_IDS_FILE: &str = "retired-ids.txt";
+
+/// A case id that was used once and must never be used again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RetiredId {
+    pub id: String,
+    /// 1-based line of the list it is on.
+    pub line: usize,
+    /// Why it was retired.
+    pub reason: String,
+}
+
+/// Reads a list of retired ids: one `SUITE-NNNN  # why` per line; blank
+/// lines and lines starting with `#` are comments. A line without an id of
+/// that shape, without a reason, or repeating an id is an error naming it.
+pub fn parse_retired_ids(text: &str) -> Result<Vec<RetiredId>, String> {
+    let mut retired: Vec<RetiredId> = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let line_number = index + 1;
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (id, reason) = line.split_once('#').unwrap_or((line, ""));
+        let (id, reason) = (id.trim(), reason.trim());
+        let well_formed = id.rsplit_once('-').is_some_and(|(suite, digits)| {
+            !suite.is_empty()
+                && suite.bytes().all(|b| b.is_ascii_lowercase())
+                && digits.len() == 4
+                && digits.bytes().all(|b| b.is_ascii_digit())
+        });
+        if !well_formed {
+            return Err(format!(
+                "line {line_number}: {id:?} is not a case id (SUITE-NNNN)"
+            ));
+        }
+        if reason.is_empty() {
+            return Err(format!(
+                "line {line_number}: {id} has no `# reason` saying why it was retired"
+            ));
+        }
+        if let Some(earlier) = retired.iter().find(|earlier| earlier.id == id) {
+            return Err(format!(
+                "line {line_number}: {id} is already retired on line {}",
+                earlier.line
+            ));
+        }
+        retired.push(RetiredId {
+            id: id.to_owned(),
+            line: line_number,
+            reason: reason.to_owned(),
+        });
+    }
+    Ok(retired)
+}
+
+/// The embedded `vectors/retired-ids.txt`.
+pub fn retired_ids() -> Result<Vec<RetiredId>, String> {
+    let text = embedded_file(RETIRED_IDS_FILE)
+        .ok_or_else(|| format!("vectors/{RETIRED_IDS_FILE} is not embedded"))?;
+    parse_retired_ids(text)
+}
+
 /// Where a vector file came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum VectorSource {
@@ -609,6 +673,38 @@ mod tests {
         let error = parse(file).expect_err("the vocabulary does not exist");
         assert!(matches!(error, LoadError::Config { .. }), "{error}");
         assert!(error.to_string().contains("none.txt"), "{error}");
+    }
+
+    #[test]
+    fn retired_ids_need_an_id_and_a_reason() {
+        let list = "# header\n\nchat-0042  # duplicated chat-0041\n  web-1001 # gone # really\n";
+        assert_eq!(
+            parse_retired_ids(list),
+            Ok(vec![
+                RetiredId {
+                    id: "chat-0042".into(),
+                    line: 3,
+                    reason: "duplicated chat-0041".into()
+                },
+                RetiredId {
+                    id: "web-1001".into(),
+                    line: 4,
+                    reason: "gone # really".into()
+                },
+            ])
+        );
+        for (broken, message) in [
+            ("chat-0042\n", "line 1: chat-0042 has no `# reason`"),
+            ("chat-42 # short\n", "line 1: \"chat-42\" is not a case id"),
+            (
+                "# c\nchat-0001 # a\nchat-0001 # b\n",
+                "line 3: chat-0001 is already retired on line 2",
+            ),
+        ] {
+            let error = parse_retired_ids(broken).expect_err(broken);
+            assert!(error.starts_with(message), "{error}");
+        }
+        assert_eq!(retired_ids().map(|list| list.len()), Ok(0));
     }
 
     #[test]
