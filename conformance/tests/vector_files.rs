@@ -111,10 +111,36 @@ fn every_vector_file_matches_its_schema() {
     }
 }
 
+/// Every `*.schema.json` under `dir`, with its path relative to `root`
+/// (`/`-separated), subdirectories (`protocol/`) included.
+fn schema_files(root: &Path, dir: &Path, found: &mut Vec<(String, PathBuf)>) {
+    for entry in std::fs::read_dir(dir).expect("a schema directory") {
+        let path = entry.expect("a readable directory entry").path();
+        if path.is_dir() {
+            schema_files(root, &path, found);
+            continue;
+        }
+        let relative = path
+            .strip_prefix(root)
+            .expect("under the root")
+            .components()
+            .map(|part| part.as_os_str().to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join("/");
+        assert!(
+            relative.ends_with(".schema.json"),
+            "{relative} in conformance/schema is not a *.schema.json file"
+        );
+        found.push((relative, path));
+    }
+}
+
 #[test]
 fn every_schema_file_is_a_valid_schema() {
-    for entry in std::fs::read_dir(schema_dir()).expect("conformance/schema exists") {
-        let path = entry.expect("a readable directory entry").path();
+    let mut found = Vec::new();
+    schema_files(&schema_dir(), &schema_dir(), &mut found);
+    assert!(found.iter().any(|(name, _)| name.starts_with("protocol/")));
+    for (name, path) in found {
         let schema = read_json(&path);
         assert!(
             jsonschema::meta::validate(&schema).is_ok(),
@@ -122,11 +148,8 @@ fn every_schema_file_is_a_valid_schema() {
             path.display()
         );
         let id = schema["$id"].as_str().unwrap_or_default();
-        let name = path
-            .file_name()
-            .expect("a read_dir entry has a name")
-            .to_string_lossy();
         assert_eq!(id, format!("{SCHEMA_BASE}{name}"), "the $id of {name}");
+        validator_for(&path);
     }
 }
 
