@@ -82,6 +82,11 @@ pub(crate) fn reads_as_marker(line: &str) -> bool {
         return line.trim_end_matches([' ', '\t']).ends_with(':')
             && reads_as_marker_as_written(line, Tags::Dropped);
     }
+    // Every reading needs a segment that ends with a colon-like character:
+    // a line without any is no marker, whoever splits it.
+    if !line.contains(is_colon_like) {
+        return false;
+    }
     // A break may end a line for one reader (`hi\u{2028}system:`) and be
     // blank or nothing for another (`system\u{2028}:`), so the line is read
     // the way each kind of reader splits lines; a break it does not split
@@ -134,8 +139,37 @@ fn reads_as_marker_as_written(segment: &str, tags: Tags) -> bool {
     if !is_colon_like(last) {
         return false;
     }
+    // Cheap exits before the Unicode folding, which most lines would not
+    // need: a first visible character that is ASCII folds to itself (NFKC
+    // leaves ASCII alone; with a combining mark after it, it composes into
+    // an accented letter, which lowercases to no plain ASCII letter), so a
+    // segment that starts with any ASCII character other than a blank, a
+    // `#`, a control or the first letter of a role is no marker.
+    let bytes = segment.as_bytes();
+    let first = bytes.iter().position(|&b| b != b' ' && b != b'#');
+    if let Some(&b) = first.map(|at| &bytes[at])
+        && b.is_ascii()
+        && !b.is_ascii_control()
+        && !matches!(b.to_ascii_lowercase(), b's' | b'u' | b'a')
+    {
+        return false;
+    }
+    // An ASCII segment folds by lowercasing and dropping controls alone.
+    let folded: String = if segment.is_ascii() {
+        let mut folded = segment.to_ascii_lowercase();
+        folded.retain(|c| !c.is_ascii_control());
+        folded
+    } else {
+        fold(segment, tags)
+    };
+    has_marker_shape(&folded)
+}
+
+/// `segment` as a reader may see it: NFKC, tag characters read as `tags`
+/// says, invisible characters dropped, lowercased, look-alikes folded.
+fn fold(segment: &str, tags: Tags) -> String {
     // `İ` lowercases to `i` and a combining dot above: the dot is dropped.
-    let folded: String = segment
+    segment
         .nfkc()
         .map(|c| match tags {
             Tags::AsAscii => unsmuggle_tag(c),
@@ -145,7 +179,12 @@ fn reads_as_marker_as_written(segment: &str, tags: Tags) -> bool {
         .flat_map(char::to_lowercase)
         .filter(|&c| c != '\u{307}')
         .map(fold_look_alike)
-        .collect();
+        .collect()
+}
+
+/// Whether folded text is a role marker in the loose reading: blanks and
+/// `#`s, a role, blanks, a bracket block, blanks, `:`.
+fn has_marker_shape(folded: &str) -> bool {
     let rest = folded.trim_start_matches(|c: char| c.is_whitespace() || c == '#');
     let Some(rest) = Role::ALL
         .iter()

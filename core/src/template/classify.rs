@@ -7,7 +7,7 @@
 
 use std::sync::OnceLock;
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 use serde::{Deserialize, Serialize};
 
 /// Why a tool call failed, as a closed class whose names never change.
@@ -262,7 +262,11 @@ fn classifier() -> &'static Classifier {
                 rule_of_pattern.push(rule);
             }
         }
+        // A DFA even past the builder's 100-pattern limit for one: the
+        // phrases are a few hundred bytes, so its table stays small, and
+        // every message is searched with it, overlapping.
         let automaton = AhoCorasickBuilder::new()
+            .kind(Some(AhoCorasickKind::DFA))
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::Standard)
             .build(&patterns)

@@ -31,17 +31,27 @@ pub enum ContractViolation {
 
 /// Checks every guarantee of a template produced by `scrubber`.
 pub fn check_contract(template: &str, scrubber: &Scrubber) -> Result<(), ContractViolation> {
-    let chars = template.chars().count();
+    // One pass for the length and both charset checks; a digit is reported
+    // as such before any other unsafe character, and the length first.
+    let (mut chars, mut digit, mut unsafe_char) = (0, None, None);
+    for c in template.chars() {
+        chars += 1;
+        if c.is_ascii_alphabetic() {
+            continue;
+        }
+        if c.is_ascii_digit() {
+            digit = digit.or(Some(c));
+        } else if unsafe_char.is_none() && !SAFE_PUNCTUATION.contains(c) {
+            unsafe_char = Some(c);
+        }
+    }
     if chars > MAX_TEMPLATE_CHARS {
         return Err(ContractViolation::TooLong { chars });
     }
-    if let Some(digit) = template.chars().find(char::is_ascii_digit) {
+    if let Some(digit) = digit {
         return Err(ContractViolation::Digit { digit });
     }
-    if let Some(found) = template
-        .chars()
-        .find(|&c| !c.is_ascii_alphabetic() && !SAFE_PUNCTUATION.contains(c))
-    {
+    if let Some(found) = unsafe_char {
         return Err(ContractViolation::UnsafeChar { found });
     }
     let vocabulary = scrubber.vocabulary();
@@ -60,9 +70,11 @@ pub fn check_contract(template: &str, scrubber: &Scrubber) -> Result<(), Contrac
             plain_words += 1;
         }
         let punctuation_only = !core.bytes().any(|b| b.is_ascii_alphanumeric());
+        // The vocabulary lookup first: most words are vocabulary words, and
+        // the known identifiers are a list compared one by one.
         if !(punctuation_only
-            || is_known_identifier(core, vocabulary)
             || is_own_word(core, vocabulary)
+            || is_known_identifier(core, vocabulary)
             || is_own_slash_words(core, vocabulary))
         {
             return Err(ContractViolation::NotAVocabularyWord {
