@@ -6,7 +6,8 @@
 //! [`runner`] feeds each case to an implementation (the
 //! in-process [`reference`], or a [`port_process`] speaking [`protocol`]
 //! v1) and judges answers with [`outcome`]; [`report`] renders the result
-//! (text, JSON, JUnit XML). [`case_list`] reads `--skip` / `--xfail` lists.
+//! (text, JSON, JUnit XML) and [`matrix`] sets several JSON reports side by
+//! side (Markdown, HTML). [`case_list`] reads `--skip` / `--xfail` lists.
 //! Each suite is one module under [`suites`]; [`fixture`] serves the HTTP
 //! pages the web suite's fetch cases describe.
 
@@ -15,6 +16,7 @@ pub mod case_list;
 pub mod cli;
 pub mod fixture;
 pub mod lint;
+pub mod matrix;
 pub mod outcome;
 pub mod port_process;
 pub mod port_server;

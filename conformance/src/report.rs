@@ -214,6 +214,10 @@ fn write_expected_and_got(case: &CaseReport, out: &mut dyn Write) -> io::Result<
     }
 }
 
+/// The `format` tag of the JSON report file; `agentfence matrix` reads
+/// only reports that carry it.
+pub const JSON_REPORT_FORMAT: &str = "agentfence-run-report/1";
+
 /// The JSON report file: a format tag, the run's counts and the whole
 /// [`RunReport`] (implementation, then per file its suite, version, source
 /// and cases with expectation, answer and verdict).
@@ -228,7 +232,7 @@ struct JsonReport<'a> {
 /// Writes the report as one pretty-printed JSON object.
 pub fn write_json(report: &RunReport, out: &mut dyn Write) -> io::Result<()> {
     let json = JsonReport {
-        format: "agentfence-run-report/1",
+        format: JSON_REPORT_FORMAT,
         tally: report.tally(),
         run: report,
     };

@@ -1,11 +1,14 @@
-//! The `agentfence` command line: `run` the vectors, serve the reference as
-//! a `port`, `template` messages by hand or as JSON lines, `chat`: split
-//! prompt text into role messages, or `web`: strip, wrap and fetch pages.
+//! The `agentfence` command line: `run` the vectors, set run reports side by
+//! side in a `matrix`, serve the reference as a `port`, `template` messages
+//! by hand or as JSON lines, `chat`: split prompt text into role messages, or
+//! `web`: strip, wrap and fetch pages.
 //!
 //! Exit status: 0 success, 1 a failing case or a bad input line, 2 a usage
 //! or load error (clap uses 2 for its own usage errors too).
 
 pub mod chat;
+pub mod matrix;
+mod progress;
 mod run;
 pub mod template;
 pub mod vectors;
@@ -41,6 +44,10 @@ pub struct Cli {
 pub enum CliCommand {
     /// Run the conformance vectors against the reference or a port.
     Run(RunArgs),
+    /// Set the JSON reports of several runs side by side: implementations ×
+    /// vector files with pass, fail and skip counts, and each
+    /// implementation's failing cases, as Markdown and HTML.
+    Matrix(matrix::MatrixArgs),
     /// Serve the embedded reference over protocol v1 on stdin/stdout.
     Port,
     /// Template an error message: prints {"kind", "template"} as JSON.
@@ -117,6 +124,7 @@ pub fn main() -> ExitCode {
     let registry = SuiteRegistry::standard();
     match cli.command {
         CliCommand::Run(args) => run_command(&args, &registry),
+        CliCommand::Matrix(args) => matrix::matrix_command(&args),
         CliCommand::Port => {
             let stdin = std::io::stdin().lock();
             let stdout = std::io::stdout().lock();

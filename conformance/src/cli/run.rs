@@ -5,6 +5,7 @@ use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
+use super::progress::{Observed, Progress};
 use super::{EXIT_FAILURE, EXIT_USAGE, RunArgs};
 use crate::case_list::CaseList;
 use crate::lint::lint;
@@ -51,11 +52,13 @@ pub fn run_command(args: &RunArgs, registry: &SuiteRegistry) -> ExitCode {
         return ExitCode::from(EXIT_USAGE);
     }
 
-    let selected = vectors
+    // The selected cases, in the order the runner takes them.
+    let selected: Vec<&str> = vectors
         .cases()
         .filter(|(file, case)| selection.includes_file(file) && selection.includes_case(file, case))
-        .count();
-    if selected == 0 {
+        .map(|(_, case)| case.id.as_str())
+        .collect();
+    if selected.is_empty() {
         eprintln!("agentfence run: --suite and --id together select no case");
         return ExitCode::from(EXIT_USAGE);
     }
@@ -78,7 +81,10 @@ pub fn run_command(args: &RunArgs, registry: &SuiteRegistry) -> ExitCode {
             &mut reference
         }
     };
-    let report = run(&vectors, registry, implementation, &selection);
+    // A progress line on stderr if it is a terminal, erased before the report.
+    let mut observed = Observed::new(implementation, Progress::stderr(), selected);
+    let report = run(&vectors, registry, &mut observed, &selection);
+    observed.clear();
 
     let mut stdout = std::io::stdout().lock();
     if let Err(error) = write_text(&report, &mut stdout, MAX_LISTED_FAILURES) {
