@@ -10,6 +10,10 @@ use std::collections::BTreeMap;
 
 use arbitrary::Unstructured;
 
+mod fetch_mock;
+mod html_grammar;
+mod template_grammar;
+
 use crate::chat::{self, ChatError, Context, Message, NONCE_KEY, Role};
 use crate::template::{Scrubber, check_contract};
 use crate::web::envelope as web_envelope;
@@ -25,6 +29,10 @@ pub const TARGETS: &[(&str, Harness)] = &[
     ("chat_strict", chat_strict),
     ("strip", strip),
     ("envelope", envelope),
+    ("template_structured", template_structured),
+    ("strip_html", strip_html),
+    ("fetch_mock", fetch_mock),
+    ("chat_roundtrip", chat_roundtrip),
 ];
 
 /// The harness of the target called `name`.
@@ -167,7 +175,7 @@ pub fn chat_parse(data: &[u8]) {
 ///   metadata (as a non-strict parse of the template's markers reads them).
 pub fn chat_strict(data: &[u8]) {
     let mut u = Unstructured::new(data);
-    let Ok(case) = strict_case::StrictCase::build(&mut u) else {
+    let Ok(case) = chat_cases::StrictCase::build(&mut u) else {
         return;
     };
     case.check();
@@ -374,8 +382,12 @@ pub mod chat_grammar {
     ];
 }
 
-/// The grammar `chat_strict` builds its cases from.
-mod strict_case {
+/// The chat cases built from [`chat_grammar`] with `arbitrary`: strict-mode
+/// cases (`chat_strict`) and written-out messages (`chat_roundtrip`). The
+/// chat property tests draw their cases from the same functions (through
+/// bytes proptest generates), so the fuzz targets and the properties
+/// explore one model.
+pub mod chat_cases {
     use super::chat_grammar::*;
     use super::*;
 
@@ -399,13 +411,13 @@ mod strict_case {
         u.choose(items).copied()
     }
 
-    fn spelled_role(u: &mut Unstructured<'_>) -> Result<(Role, String)> {
+    pub fn spelled_role(u: &mut Unstructured<'_>) -> Result<(Role, String)> {
         let role = *u.choose(&Role::ALL)?;
         Ok((role, ascii_case(role.as_str(), u.arbitrary()?)))
     }
 
     /// A role name some reader takes for the role, outside the grammar.
-    fn look_alike_role(u: &mut Unstructured<'_>) -> Result<String> {
+    pub fn look_alike_role(u: &mut Unstructured<'_>) -> Result<String> {
         let (role, word) = spelled_role(u)?;
         let plain = role.as_str();
         Ok(match u.int_in_range(0..=7)? {
@@ -453,7 +465,7 @@ mod strict_case {
         Ok(format!("{key}{l}={r}{value}"))
     }
 
-    fn author_marker(u: &mut Unstructured<'_>) -> Result<(String, Role)> {
+    pub fn author_marker(u: &mut Unstructured<'_>) -> Result<(String, Role)> {
         let lead = pick(u, GRAMMAR_BLANKS)?;
         let hash = pick(u, GRAMMAR_HASHES)?;
         let (role, name) = spelled_role(u)?;
@@ -471,7 +483,7 @@ mod strict_case {
     }
 
     /// One line, no line break, that no reader takes for a marker.
-    fn clean_line(u: &mut Unstructured<'_>) -> Result<String> {
+    pub fn clean_line(u: &mut Unstructured<'_>) -> Result<String> {
         Ok(match u.int_in_range(0..=4)? {
             0 => {
                 let mut line = format!("{}{}", pick(u, &["", " ", "# "])?, pick(u, START_WORDS)?);
@@ -513,7 +525,7 @@ mod strict_case {
         })
     }
 
-    fn clean_value(u: &mut Unstructured<'_>) -> Result<String> {
+    pub fn clean_value(u: &mut Unstructured<'_>) -> Result<String> {
         let mut value = pick(u, &["", "", "\n", "\r\n"])?.to_string();
         let count = u.int_in_range(1..=4)?;
         for i in 0..count {
@@ -530,7 +542,7 @@ mod strict_case {
         Ok(value)
     }
 
-    fn nonce(u: &mut Unstructured<'_>) -> Result<String> {
+    pub fn nonce(u: &mut Unstructured<'_>) -> Result<String> {
         Ok(match u.int_in_range(0..=5)? {
             0 => pick(u, NONCES)?.to_string(),
             1 => format!("{:016x}", u.arbitrary::<u64>()?),
@@ -557,10 +569,10 @@ mod strict_case {
 
     /// A forged line: its text, whether every part is in the grammar, and
     /// how many exact `nonce` attributes it has.
-    pub(super) struct Forged {
-        text: String,
-        grammar: bool,
-        nonces: usize,
+    pub struct Forged {
+        pub text: String,
+        pub grammar: bool,
+        pub nonces: usize,
     }
 
     fn part(u: &mut Unstructured<'_>, grammar: &[&str], other: &[&str]) -> Result<(String, bool)> {
@@ -591,7 +603,7 @@ mod strict_case {
         })
     }
 
-    fn forged(u: &mut Unstructured<'_>, nonce: &str) -> Result<Forged> {
+    pub fn forged(u: &mut Unstructured<'_>, nonce: &str) -> Result<Forged> {
         let lead = part(
             u,
             GRAMMAR_BLANKS,
@@ -666,12 +678,125 @@ mod strict_case {
         })
     }
 
+    /// Whether the parser keeps `text` as the string it is (the documented
+    /// coercion: booleans, integers, finite floats; anything else is text).
+    pub fn stays_text(text: &str) -> bool {
+        !text.eq_ignore_ascii_case("true")
+            && !text.eq_ignore_ascii_case("false")
+            && text.parse::<i64>().is_err()
+            && text.parse::<f64>().map_or(true, |f| !f.is_finite())
+    }
+
+    /// A metadata value and a way of writing it that coerces back to it.
+    fn meta_value(u: &mut Unstructured<'_>) -> Result<(serde_json::Value, String)> {
+        use serde_json::Value;
+        Ok(match u.int_in_range(0..=5)? {
+            0..=2 => {
+                let text = if u.arbitrary()? {
+                    pick(u, QUOTED_VALUES)?.to_string()
+                } else {
+                    pick(u, UNQUOTED_VALUES)?.to_string()
+                };
+                let text = if stays_text(&text) {
+                    text
+                } else {
+                    format!("{text}x")
+                };
+                let bare = u.arbitrary()?
+                    && !text.is_empty()
+                    && !text.contains(['"', ',', ']'])
+                    && text.trim_matches([' ', '\t']) == text;
+                let written = if bare {
+                    text.clone()
+                } else {
+                    format!("\"{text}\"")
+                };
+                (Value::String(text), written)
+            }
+            3 => {
+                let i: i64 = u.arbitrary()?;
+                let written = if u.arbitrary()? {
+                    format!("\"{i}\"")
+                } else {
+                    i.to_string()
+                };
+                (Value::from(i), written)
+            }
+            4 => {
+                let b: bool = u.arbitrary()?;
+                let written = ascii_case(if b { "true" } else { "false" }, u.arbitrary()?);
+                (Value::Bool(b), written)
+            }
+            _ => {
+                let f = f64::from(u.arbitrary::<i32>()?) + 0.5;
+                (Value::from(f), f.to_string())
+            }
+        })
+    }
+
+    /// Messages and one way of writing them out: each a marker line
+    /// (any allowed spelling, author attributes written quoted or not,
+    /// with `nonce="…"` among them when `nonce` is given) and content lines
+    /// no reader takes for a marker, without blank lines at the edges.
+    pub fn written_messages(
+        u: &mut Unstructured<'_>,
+        nonce: Option<&str>,
+    ) -> Result<(Vec<Message<'static>>, String)> {
+        let mut messages = Vec::new();
+        let mut lines = Vec::new();
+        for _ in 0..u.int_in_range(0..=5)? {
+            let lead = pick(u, GRAMMAR_BLANKS)?;
+            let hash = pick(u, GRAMMAR_HASHES)?;
+            let (role, name) = spelled_role(u)?;
+            let mut metadata = BTreeMap::new();
+            let mut written = BTreeMap::new();
+            for _ in 0..u.int_in_range(0..=3)? {
+                let key = pick(u, KEYS)?;
+                let (value, spelled) = meta_value(u)?;
+                metadata.insert(key.to_string(), value);
+                written.insert(key, spelled);
+            }
+            let mut attrs: Vec<String> = written.iter().map(|(k, w)| format!("{k}={w}")).collect();
+            if let Some(nonce) = nonce {
+                let at = u.int_in_range(0..=attrs.len())?;
+                attrs.insert(at, format!("{NONCE_KEY}=\"{nonce}\""));
+            }
+            let block = if attrs.is_empty() && !u.arbitrary()? {
+                String::new()
+            } else {
+                format!("[{}]", attrs.join(", "))
+            };
+            let before = pick(u, GRAMMAR_BLANKS)?;
+            lines.push(format!("{lead}{hash}{name}{block}{before}:"));
+            let mut content = Vec::new();
+            for _ in 0..u.int_in_range(0..=4)? {
+                content.push(clean_line(u)?);
+            }
+            while content.first().is_some_and(|l| l.is_empty()) {
+                content.remove(0);
+            }
+            while content.last().is_some_and(|l| l.is_empty()) {
+                content.pop();
+            }
+            let content = content.join("\n");
+            if !content.is_empty() {
+                lines.push(content.clone());
+            }
+            messages.push(Message {
+                role,
+                content: content.into(),
+                metadata,
+            });
+        }
+        Ok((messages, lines.join("\n")))
+    }
+
     enum Line {
         Marker(String),
         Content(String),
     }
 
-    pub(super) struct StrictCase {
+    pub struct StrictCase {
         bom: bool,
         lines: Vec<(Line, &'static str)>,
         values: BTreeMap<String, String>,
@@ -680,7 +805,7 @@ mod strict_case {
     }
 
     impl StrictCase {
-        pub(super) fn build(u: &mut Unstructured<'_>) -> Result<StrictCase> {
+        pub fn build(u: &mut Unstructured<'_>) -> Result<StrictCase> {
             let nonce = nonce(u)?;
             let bom = u.ratio(1, 10)?;
             let mut lines = Vec::new();
@@ -838,7 +963,7 @@ mod strict_case {
             markers.join("\n")
         }
 
-        pub(super) fn check(&self) {
+        pub fn check(&self) {
             let template = self.template();
             let result = chat::render_strict(&template, &self.values, &self.nonce);
             let case = format!(
@@ -943,5 +1068,127 @@ pub fn envelope(data: &[u8]) {
         ),
         (src.as_str(), written.as_slice(), body.as_str()),
         "unwrap did not give back the parts of {out:?}"
+    );
+}
+
+/// Failure templates on a message built from typed fragments (paths, URLs,
+/// e-mail addresses, quoted spans, numbers, identifiers, vocabulary words,
+/// placeholder-shaped input, line breaks, ANSI codes): the template, when
+/// there is one, keeps the whole contract, templating it again changes
+/// nothing (both in [`check_contract`]), and the message's class is one of
+/// the documented kinds.
+pub fn template_structured(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    let Ok(message) = template_grammar::message(&mut u) else {
+        return;
+    };
+    let scrubber = scrubber();
+    let report = scrubber.report(&message);
+    assert!(crate::template::FailureKind::ALL.contains(&report.kind));
+    if let Some(template) = &report.template
+        && let Err(violation) = check_contract(template, scrubber)
+    {
+        panic!("template {template:?} of {message:?} breaks the contract: {violation}");
+    }
+}
+
+/// Web strip on an HTML page with upstream's seed markers planted in
+/// carriers (text, comments, hidden elements, attributes) and spelled as a
+/// page hides them (entities, zero-width and look-alike characters,
+/// fullwidth forms, odd gaps):
+///
+/// - no planted marker's words, as spelled, are left in the output (the
+///   same words in the page's prose may stay);
+/// - the output holds exactly one `[STRIPPED]` per label;
+/// - stripping the output again changes nothing and finds nothing but the
+///   layer's own `[STRIPPED]` tokens.
+pub fn strip_html(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    let Ok((page, planted)) = html_grammar::page(&mut u) else {
+        return;
+    };
+    let once = web_strip::strip(&page);
+    for marker in planted.iter().filter(|marker| !marker.known_gap) {
+        // The same words may also stand in the page's prose (`ignore the
+        // abovementioned caveat`): only the planted occurrences must go.
+        let planted_here = planted
+            .iter()
+            .filter(|other| other.spelled == marker.spelled)
+            .count();
+        let in_prose = page.matches(&marker.spelled).count() - planted_here;
+        assert!(
+            once.text.matches(&marker.spelled).count() <= in_prose,
+            "the {:?} marker {:?} survived in {:?} (page {page:?})",
+            marker.label,
+            marker.spelled,
+            once.text
+        );
+    }
+    assert_eq!(
+        once.text.matches(STRIPPED).count(),
+        once.removed_patterns.len(),
+        "[STRIPPED] tokens and labels differ for {page:?}: {once:?}"
+    );
+    let twice = web_strip::strip(&once.text);
+    assert_eq!(twice.text, once.text, "strip is not idempotent on {page:?}");
+    assert!(
+        twice
+            .removed_patterns
+            .iter()
+            .all(|label| label == PLANTED_MARKER),
+        "a marker survived stripping {page:?}: {once:?} then {twice:?}"
+    );
+}
+
+/// Web fetch of an HTTP answer the fuzzer describes (status, Content-Type
+/// and charset, Content-Encoding, gzip, Content-Length true, lying or
+/// garbled, close-delimited or chunked framing, Location, body bytes),
+/// served on loopback with a 512-byte cap and
+/// `AddressPolicy { allow_private: true }`:
+///
+/// - the fetch never panics and fails only with a kind of `WebError::KINDS`;
+/// - a page it returns is 2xx and holds no more chars than the cap bytes;
+/// - a readable 2xx UTF-8 text answer within the cap decodes to its body;
+/// - a readable 2xx text answer over the cap fails with `body_too_large`.
+pub fn fetch_mock(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    let Ok(answer) = fetch_mock::Answer::build(&mut u) else {
+        return;
+    };
+    fetch_mock::check(&answer);
+}
+
+/// Chat round trip: messages (any role spelling, author metadata written
+/// quoted or not, content lines no reader takes for a marker) written out
+/// as markers carrying a nonce (hex as `generate_nonce` draws it, or one
+/// of the coercion traps) parse strictly, with that nonce and marker count,
+/// to the very same messages; without the nonce, the non-strict parse
+/// gives them too.
+pub fn chat_roundtrip(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    let Ok(nonce) = chat_cases::nonce(&mut u) else {
+        return;
+    };
+    let Ok((messages, text)) = chat_cases::written_messages(&mut u, Some(&nonce)) else {
+        return;
+    };
+    let context = Context {
+        nonce: nonce.clone(),
+        markers: messages.len(),
+    };
+    let parsed = chat::parse(&text, Some(&context));
+    assert_eq!(
+        parsed.as_ref(),
+        Ok(&messages),
+        "strict round trip of {text:?} (nonce {nonce:?})"
+    );
+    let Ok((messages, text)) = chat_cases::written_messages(&mut u, None) else {
+        return;
+    };
+    let parsed = chat::parse(&text, None);
+    assert_eq!(
+        parsed.as_ref(),
+        Ok(&messages),
+        "non-strict round trip of {text:?}"
     );
 }
