@@ -2,7 +2,11 @@
 # Long fuzzing run over every cargo-fuzz target, for the nightly CI job and
 # for a maintainer by hand:
 #
-#   bash fuzz/nightly.sh [SECONDS] [--merge]
+#   bash fuzz/nightly.sh [SECONDS] [--merge] [--upstream]
+#
+# --upstream also runs the differential targets of fuzz-upstream/ (agentfence
+# against lean-ctx, prompty and agentsec-core) through
+# fuzz-upstream/nightly.sh, after the others; their rows join the table.
 #
 # SECONDS per target: the first argument, else $FUZZ_SECONDS, else 300.
 # With nightly Rust (`cargo +nightly` works) the targets run under
@@ -22,10 +26,12 @@ cd "$(dirname "$0")/.."
 
 seconds="${FUZZ_SECONDS:-300}"
 merge=0
+upstream=0
 for arg in "$@"; do
     case "$arg" in
         --merge) merge=1 ;;
-        ''|*[!0-9]*) echo "usage: bash fuzz/nightly.sh [SECONDS] [--merge]" >&2; exit 2 ;;
+        --upstream) upstream=1 ;;
+        ''|*[!0-9]*) echo "usage: bash fuzz/nightly.sh [SECONDS] [--merge] [--upstream]" >&2; exit 2 ;;
         *) seconds="$arg" ;;
     esac
 done
@@ -110,18 +116,18 @@ for target in $targets; do
     [ "$found" -gt 0 ] && echo "    fuzz/artifacts/$target holds $found crash/leak/timeout/oom input(s) in all"
 done
 
-# --- Differential targets (not written yet) ----------------------------------
-# Differential targets, which compare agentfence with the upstream crates
-# (lean-ctx 3.12.0, prompty 2.1.0) on the same input, belong in their own
-# step here, once they exist. They need the upstream crates, which take
-# about 30 minutes to build in release mode: build them once into their
-# own target directory (see README, "Building the upstream side"), cache
-# it in CI, and run those targets with the upstream feature, for example:
-#
-#   "${fuzz[@]}" run "${build[@]}" --features upstream-lean-ctx diff_template \
-#       fuzz/corpus/diff_template corpus/template -- -max_total_time="$seconds" ...
-#
-# and add their rows to the table below.
+# --- Differential targets (only with --upstream) -----------------------------
+# fuzz-upstream/ is its own cargo-fuzz package: its first build takes about
+# half an hour (lean-ctx), so it runs only when asked for.
+if [ "$upstream" -eq 1 ]; then
+    echo "==> differential targets (fuzz-upstream/nightly.sh ${seconds})"
+    upstream_rows=$(mktemp)
+    if ! FUZZ_SANITIZER="${FUZZ_SANITIZER:-address}" bash fuzz-upstream/nightly.sh "$seconds" | tee "$upstream_rows"; then
+        failed=1
+    fi
+    while IFS= read -r row; do rows+=("$row"); done < <(grep -E '^\|' "$upstream_rows")
+    rm -f "$upstream_rows"
+fi
 # ----------------------------------------------------------------------------
 
 echo

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 
 use arbitrary::Unstructured;
 
+pub mod differential;
 mod fetch_mock;
 mod html_grammar;
 mod template_grammar;
@@ -35,10 +36,12 @@ pub const TARGETS: &[(&str, Harness)] = &[
     ("chat_roundtrip", chat_roundtrip),
 ];
 
-/// The harness of the target called `name`.
+/// The harness of the target called `name`: a target of `fuzz/`, or a
+/// differential one of `fuzz-upstream/` (run against agentfence itself).
 pub fn harness(name: &str) -> Option<Harness> {
     TARGETS
         .iter()
+        .chain(differential::TARGETS)
         .find(|(target, _)| *target == name)
         .map(|(_, harness)| *harness)
 }

@@ -22,7 +22,7 @@
 //! The number of cases comes from `PROPTEST_CASES` (default 256): the config
 //! is `ProptestConfig::default()`, which reads the environment, with only
 //! the failure file moved to `core/proptest-regressions/`. Nightly:
-//! `PROPTEST_CASES=20000 cargo test --release -p agentfence --test
+//! `PROPTEST_CASES=25600 cargo test --release -p agentfence --test
 //! template_properties -- --include-ignored`.
 
 use std::sync::OnceLock;

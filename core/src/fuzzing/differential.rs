@@ -1,0 +1,240 @@
+//! Differential harnesses: agentfence against an upstream crate on inputs
+//! where the two agree by design. The upstream function is a parameter, so
+//! this crate never depends on the upstream crates: the targets in
+//! `fuzz-upstream/` pass them in (`fuzz-upstream/src/lib.rs`), and
+//! `tests/corpus_replay.rs` replays the committed corpora with agentfence
+//! standing in for the upstream (which checks the domains and rules never
+//! panic and agentfence agrees with itself).
+//!
+//! Each harness builds its input from a domain where both sides should
+//! agree, then drops inputs that hit a known divergence by a named rule;
+//! each rule's comment names the conformance vectors (flagged
+//! `upstream-divergence`) that pin the divergence.
+
+use arbitrary::{Result, Unstructured};
+
+use crate::chat;
+use crate::template::{KNOWN_IDENTIFIERS, Vocabulary, message_template};
+use crate::web::strip as web_strip;
+
+// ---------------------------------------------------------------------------
+// Failure templates against lean-ctx 3.12.0
+// ---------------------------------------------------------------------------
+
+/// The upstream failure template function's shape
+/// (`lean_ctx::core::failure_template::message_template`).
+pub type TemplateFn = fn(&str) -> Option<String>;
+
+/// A one-line message of vocabulary words, numbers, known identifiers and
+/// words outside the vocabulary, with clause punctuation, joined by single
+/// spaces.
+fn template_message(u: &mut Unstructured<'_>) -> Result<String> {
+    let words: Vec<&str> = Vocabulary::builtin().words().collect();
+    let mut out = Vec::new();
+    for _ in 0..u.int_in_range(1..=20)? {
+        let mut token = match u.int_in_range(0..=9)? {
+            0..=5 => u.choose(&words)?.to_string(),
+            6 => u.int_in_range(0..=99_999u32)?.to_string(),
+            7 => u.choose(KNOWN_IDENTIFIERS)?.to_string(),
+            8 => u.choose(&["anna", "meier", "zorblax", "qux"])?.to_string(),
+            _ => u.choose(&["-", "->", "(", ")"])?.to_string(),
+        };
+        token.push_str(u.choose(&["", "", "", ":", ",", ";", ".", "!", "?"])?);
+        out.push(token);
+    }
+    Ok(out.join(" "))
+}
+
+/// Divergence rule: lean-ctx keeps every ASCII word, agentfence only the
+/// words of its vocabulary (the rest become `‹text›`, and a run of them
+/// collapses). Pinned by template-0003.
+pub fn holds_word_outside_vocabulary(message: &str) -> bool {
+    let vocabulary = Vocabulary::builtin();
+    message.split(' ').any(|token| {
+        let core = token.trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '_');
+        core.bytes().all(|b| b.is_ascii_alphabetic())
+            && !core.is_empty()
+            && !vocabulary.contains(core)
+    })
+}
+
+/// Divergence rule: the two cut a template over 160 chars differently
+/// (lean-ctx by chars, possibly inside a placeholder; agentfence at a
+/// space, collapsing a cut twin). Pinned by template-0175, template-0176,
+/// template-0177, template-0179, template-0324, template-0325. Messages
+/// whose template could reach the cap are left out (a placeholder is at
+/// most 3 bytes longer than a one-char token: 2 × the message length is a
+/// safe bound).
+pub fn may_reach_the_cut(message: &str) -> bool {
+    2 * message.len() > 150
+}
+
+/// Failure templates: agentfence and lean-ctx give the same template.
+pub fn diff_template(data: &[u8], upstream: TemplateFn) {
+    let mut u = Unstructured::new(data);
+    let Ok(message) = template_message(&mut u) else {
+        return;
+    };
+    if holds_word_outside_vocabulary(&message) || may_reach_the_cut(&message) {
+        return;
+    }
+    let ours = message_template(&message);
+    let theirs = upstream(&message);
+    assert_eq!(ours, theirs, "templates of {message:?} differ");
+}
+
+// ---------------------------------------------------------------------------
+// Chat parsing against prompty 2.1.0 (non-strict)
+// ---------------------------------------------------------------------------
+
+/// The upstream non-strict parser's shape: each message as (role, content)
+/// (`prompty::parsers::parse_chat`, adapted in `fuzz-upstream`).
+pub type ChatFn = fn(&str) -> Vec<(String, String)>;
+
+/// Lines of bare role markers (any case, optional blanks before the colon)
+/// and prose lines, with LF or CRLF ends and blank lines at times.
+fn chat_text(u: &mut Unstructured<'_>) -> Result<String> {
+    let mut out = String::new();
+    for _ in 0..u.int_in_range(0..=10)? {
+        match u.int_in_range(0..=5)? {
+            0 | 1 => {
+                let role = u.choose(&chat::Role::ALL)?.as_str();
+                let role = super::chat_grammar::ascii_case(role, u.arbitrary()?);
+                out.push_str(&role);
+                out.push_str(u.choose(&[":", ":", " :"])?);
+            }
+            2 => {}
+            _ => {
+                let words = u.int_in_range(1..=6)?;
+                let line: Vec<&str> = (0..words)
+                    .map(|_| {
+                        u.choose(&[
+                            "hello", "the", "answer", "is", "Note", "x", "be", "brief", "ok", "42",
+                        ])
+                        .copied()
+                    })
+                    .collect::<Result<_>>()?;
+                out.push_str(&line.join(" "));
+            }
+        }
+        out.push_str(u.choose(&["\n", "\n", "\n", "\r\n"])?);
+    }
+    Ok(out)
+}
+
+/// Divergence rule: prompty 2.1.0's Rust parser looks roles up
+/// case-sensitively, so `USER:` or `User:` is text there and a marker
+/// here. Pinned by chat-0002, chat-0004.
+pub fn has_role_not_in_lower_case(text: &str) -> bool {
+    text.split('\n').any(|line| {
+        let line = line.trim_end_matches('\r');
+        let name = line.trim_end_matches(':').trim_end();
+        chat::Role::ALL
+            .iter()
+            .any(|role| name.eq_ignore_ascii_case(role.as_str()) && name != role.as_str())
+    })
+}
+
+/// Divergence rule: prompty keeps a `\r` of a CRLF end in the content and
+/// reads a blank preamble or an empty text differently. Pinned by
+/// chat-0073, chat-0074, chat-0077 (CRLF) and chat-0051 to chat-0056
+/// (blank text and preamble).
+pub fn has_crlf_or_blank_preamble(text: &str) -> bool {
+    text.contains('\r') || text.trim().is_empty() || text.starts_with('\n')
+}
+
+/// Chat, non-strict: agentfence and prompty give the same roles and
+/// contents.
+pub fn diff_chat(data: &[u8], upstream: ChatFn) {
+    let mut u = Unstructured::new(data);
+    let Ok(text) = chat_text(&mut u) else {
+        return;
+    };
+    if has_role_not_in_lower_case(&text) || has_crlf_or_blank_preamble(&text) {
+        return;
+    }
+    let ours: Vec<(String, String)> = chat::parse(&text, None)
+        .expect("non-strict never fails")
+        .into_iter()
+        .map(|m| (m.role.as_str().to_string(), m.content.into_owned()))
+        .collect();
+    let theirs = upstream(&text);
+    assert_eq!(ours, theirs, "messages of {text:?} differ");
+}
+
+// ---------------------------------------------------------------------------
+// Web strip against agentsec-core 0.5.0's regex layer
+// ---------------------------------------------------------------------------
+
+/// The upstream regex layer's shape
+/// (`agentsec_core::web::sanitize::regex_layer::strip`).
+pub type StripFn = fn(&str) -> (String, Vec<String>);
+
+/// The letters, digits and punctuation the clean domain is made of: no
+/// letter of any of upstream's 16 markers (`ignore all previous
+/// instructions`, `<|system|>`, …) in either case, and none of `<>&#|[]`
+/// that open markup, references or tokens.
+const CLEAN: &[u8] = b"jkqxzJKQXZ0123456789 .,;:!?'\"()-+*/=%\n\t";
+
+/// Divergence rule: outside the clean domain the two disagree by design
+/// (agentfence normalizes spacing, entities, invisible and look-alike
+/// characters and needs word boundaries; upstream matches exact bytes).
+/// Pinned by web-1017 to web-1035 (spacing), web-1048 to web-1063
+/// (references, invisible characters). The generator stays inside it;
+/// this rule guards the replay of any corpus file.
+pub fn outside_clean_domain(text: &str) -> bool {
+    !text.bytes().all(|b| CLEAN.contains(&b))
+}
+
+/// Web strip: on clean text both layers leave the text unchanged and
+/// report nothing.
+pub fn diff_strip(data: &[u8], upstream: StripFn) {
+    let text: String = data
+        .iter()
+        .map(|&b| char::from(CLEAN[usize::from(b) % CLEAN.len()]))
+        .collect();
+    if outside_clean_domain(&text) {
+        return;
+    }
+    let ours = web_strip::strip(&text);
+    let theirs = upstream(&text);
+    assert_eq!(
+        (ours.text.as_str(), ours.removed_patterns.len()),
+        (text.as_str(), 0),
+        "agentfence changed clean text {text:?}"
+    );
+    assert_eq!(
+        (theirs.0.as_str(), theirs.1.len()),
+        (text.as_str(), 0),
+        "upstream changed clean text {text:?}"
+    );
+}
+
+/// agentfence's own functions in the upstream's shapes: the stand-ins with
+/// which `cargo test` replays the differential corpora.
+pub mod ours {
+    pub fn template(message: &str) -> Option<String> {
+        crate::template::message_template(message)
+    }
+
+    pub fn chat(text: &str) -> Vec<(String, String)> {
+        crate::chat::parse(text, None)
+            .expect("non-strict never fails")
+            .into_iter()
+            .map(|m| (m.role.as_str().to_string(), m.content.into_owned()))
+            .collect()
+    }
+
+    pub fn strip(text: &str) -> (String, Vec<String>) {
+        let out = crate::web::strip::strip(text);
+        (out.text, out.removed_patterns)
+    }
+}
+
+/// The differential targets (in `fuzz-upstream/`), each with its harness
+/// run against agentfence itself, for the corpus replay.
+pub const TARGETS: &[(&str, super::Harness)] = &[
+    ("diff_template", |data| diff_template(data, ours::template)),
+    ("diff_chat", |data| diff_chat(data, ours::chat)),
+    ("diff_strip", |data| diff_strip(data, ours::strip)),
+];

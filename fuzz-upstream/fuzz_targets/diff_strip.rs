@@ -1,0 +1,5 @@
+#![no_main]
+libfuzzer_sys::fuzz_target!(|data: &[u8]| agentfence::fuzzing::differential::diff_strip(
+    data,
+    agentfence_fuzz_upstream::agentsec_strip
+));

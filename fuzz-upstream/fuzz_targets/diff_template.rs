@@ -1,0 +1,5 @@
+#![no_main]
+libfuzzer_sys::fuzz_target!(|data: &[u8]| agentfence::fuzzing::differential::diff_template(
+    data,
+    lean_ctx::core::failure_template::message_template
+));
