@@ -133,3 +133,24 @@ fn python_port_passes_every_vector() {
     );
     println!("{stdout}");
 }
+
+/// The port's copy of the strip rule table is the reference's: a rule
+/// changed in Rust must be exported again for the port, or its strip answers
+/// drift from the vectors the next time they are regenerated.
+#[test]
+fn python_rule_table_is_the_references() {
+    let path = port_dir().join("strip_rules.json");
+    let committed: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(&path)
+            .unwrap_or_else(|error| panic!("{} unreadable: {error}", path.display())),
+    )
+    .unwrap_or_else(|error| panic!("{} is not JSON: {error}", path.display()));
+    let current = serde_json::to_value(agentfence::web::strip::rules::table())
+        .expect("the rule table serializes: it holds strings and options only");
+    assert!(
+        committed == current,
+        "{} is stale: regenerate it with `agentfence web rules > {}`",
+        path.display(),
+        path.display()
+    );
+}

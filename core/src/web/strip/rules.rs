@@ -207,6 +207,7 @@ fn not_an_identifier(original: &str) -> bool {
 
 /// `never paste your API keys` warns; it does not ask.
 fn not_negated(before: &str) -> bool {
+    // The words just before the match, however long the text before is.
     let tail: String = before
         .chars()
         .rev()
@@ -403,6 +404,7 @@ pub fn rules() -> Vec<Rule> {
             SEED_COMMENT_SYSTEM,
             r"<![ \n]{0,3}system(?:[ ]?(?:prompt|message|instructions?|override|note|directive|command)\b|[ ]?:)",
         ),
+        rule(SEED_COMMENT_SYSTEM, r"<![ \n]{0,3}system\b").then(format!("[ \\n]?{DIRECTIVE}")),
         rule("<|system|>", r"<[ ]?\|[ ]?system[ ]?\|[ ]?>"),
         rule("<|assistant|>", r"<[ ]?\|[ ]?assistant[ ]?\|[ ]?>"),
         rule("<|user|>", r"<[ ]?\|[ ]?user[ ]?\|[ ]?>"),
@@ -865,7 +867,8 @@ pub fn rules() -> Vec<Rule> {
         rule(
             EXFILTRATION,
             r"\b(?:send|forward|post|upload|email|leak|exfiltrate|paste|append|include|put|encode)~(?:me~)?(?:the~|this~|all~|your~|the~user's~|their~)?(?:full~|entire~|whole~|complete~)?(?:conversation(?:~history)?|chat~(?:history|log)|system~prompt|api~keys?|credentials|cookies|passwords?|session~(?:tokens?|cookies?)|access~tokens?|secrets?|private~keys?|ssh~keys?|env(?:ironment)?~variables)~(?:to|into|in)\b",
-        ),
+        )
+        .precede(not_negated),
     ];
     table
         .into_iter()
