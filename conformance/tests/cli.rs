@@ -40,7 +40,9 @@ fn embedded_case_count() -> usize {
 #[test]
 fn whole_suite_passes_through_the_reference_port() {
     let port = format!("{} port", shell_quote(BIN));
-    let output = agentfence(&["run", "--port", &port]);
+    // A loaded test machine can take seconds per fetch case; the timeout is
+    // for hung ports, not slow ones.
+    let output = agentfence(&["run", "--port", &port, "--timeout", "60"]);
     let stdout = text(&output.stdout);
     assert_eq!(
         output.status.code(),

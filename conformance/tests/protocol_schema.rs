@@ -160,7 +160,7 @@ fn a_whole_run_keeps_the_schemas_both_ways() {
         shell_quote(&replies.to_string_lossy())
     );
     let output = Command::new(BIN)
-        .args(["run", "--port", &port])
+        .args(["run", "--port", &port, "--timeout", "60"])
         .current_dir(dir.path())
         .output()
         .expect("agentfence runs");

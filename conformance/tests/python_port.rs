@@ -114,7 +114,9 @@ fn python_port_passes_every_vector() {
     }
 
     let port = format!("python3 {}", shell_quote(&script.to_string_lossy()));
-    let output = agentfence(&["run", "--port", &port]);
+    // A loaded test machine can take seconds per case; the timeout is for
+    // hung ports, not slow ones.
+    let output = agentfence(&["run", "--port", &port, "--timeout", "60"]);
     let stdout = text(&output.stdout);
     assert_eq!(
         output.status.code(),
