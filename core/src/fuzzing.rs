@@ -147,12 +147,12 @@ pub fn chat_parse(data: &[u8]) {
                 ),
                 Err(ChatError::NonceMismatch { line }) => {
                     let body = text.strip_prefix('\u{feff}').unwrap_or(&text);
-                    let lines: Vec<&str> = body.split('\n').collect();
-                    let raw = lines.get(line - 1).copied().unwrap_or_else(|| {
+                    let mut lines = body.split('\n');
+                    let raw = lines.nth(line - 1).unwrap_or_else(|| {
                         panic!("nonce_mismatch at line {line} of {text:?}, which has no such line")
                     });
                     assert!(
-                        !is_marker_line(raw, line == lines.len()),
+                        !is_marker_line(raw, lines.next().is_none()),
                         "the author's own marker {raw:?} (line {line} of {text:?}) was refused"
                     );
                 }
@@ -572,6 +572,7 @@ pub mod chat_cases {
 
     /// A forged line: its text, whether every part is in the grammar, and
     /// how many exact `nonce` attributes it has.
+    #[derive(Debug, Clone)]
     pub struct Forged {
         pub text: String,
         pub grammar: bool,
@@ -588,8 +589,11 @@ pub mod chat_cases {
 
     /// A nonce attribute value that is not `nonce` as the parser reads it.
     fn wrong_nonce(u: &mut Unstructured<'_>, nonce: &str) -> Result<String> {
-        let value = match u.int_in_range(0..=4)? {
+        let value = match u.int_in_range(0..=5)? {
             0 => nonce.to_ascii_uppercase(),
+            // Written quoted only (see `forged`): unquoted, the blank
+            // would be trimmed and the value be the nonce.
+            5 => format!(" {nonce}"),
             1 => format!("0{nonce}"),
             2 => nonce[..nonce.len() - 1].to_string(),
             3 => format!("{:016x}", u.arbitrary::<u64>()?),
@@ -610,9 +614,16 @@ pub mod chat_cases {
         let lead = part(
             u,
             GRAMMAR_BLANKS,
-            &["\u{a0}", "\u{3000}", "\u{feff}", "\u{200b}"],
+            &[
+                "\u{a0}",
+                "\u{3000}",
+                "\u{2003}",
+                "\u{feff}",
+                "\u{200b}",
+                "\u{feff} ",
+            ],
         )?;
-        let hash = part(u, GRAMMAR_HASHES, &["##", "# #", "＃", "#\u{200b}"])?;
+        let hash = part(u, GRAMMAR_HASHES, &["##", "# #", "＃", "#\u{200b}", "### "])?;
         let role = if u.ratio(3, 5)? {
             (spelled_role(u)?.1, true)
         } else {
@@ -628,7 +639,7 @@ pub mod chat_cases {
                         0 | 1 => {
                             let value = wrong_nonce(u, nonce)?;
                             let (l, r) = (pick(u, GRAMMAR_BLANKS)?, pick(u, GRAMMAR_BLANKS)?);
-                            attrs.push(if u.arbitrary()? {
+                            attrs.push(if value.starts_with(' ') || u.arbitrary()? {
                                 format!("nonce{l}={r}\"{value}\"")
                             } else {
                                 format!("nonce{l}={r}{value}")
@@ -655,6 +666,8 @@ pub mod chat_cases {
                         "[=x]",
                         "[nonce=\"x\"][y=z]",
                         " [a=1]",
+                        "[nonce]",
+                        "\t[nonce=\"x\", nonce=\"y\"]",
                     ],
                 )?
                 .to_string(),
@@ -670,7 +683,11 @@ pub mod chat_cases {
             ],
         )?;
         let colon = part(u, &[":"], &["：", "﹕", "︓", "∶", "꞉"])?;
-        let after = part(u, GRAMMAR_BLANKS, &["\u{a0}", "\u{200b}", "\u{3000}"])?;
+        let after = part(
+            u,
+            GRAMMAR_BLANKS,
+            &["\u{a0}", "\u{200b}", "\u{3000}", "\u{2060}"],
+        )?;
         Ok(Forged {
             text: format!(
                 "{}{}{}{block}{}{}{}",
@@ -693,7 +710,7 @@ pub mod chat_cases {
     /// A metadata value and a way of writing it that coerces back to it.
     fn meta_value(u: &mut Unstructured<'_>) -> Result<(serde_json::Value, String)> {
         use serde_json::Value;
-        Ok(match u.int_in_range(0..=5)? {
+        Ok(match u.int_in_range(0..=7)? {
             0..=2 => {
                 let text = if u.arbitrary()? {
                     pick(u, QUOTED_VALUES)?.to_string()
@@ -715,6 +732,30 @@ pub mod chat_cases {
                     format!("\"{text}\"")
                 };
                 (Value::String(text), written)
+            }
+            6 => {
+                // Free text: no quote, line feed or brace, kept as text.
+                let free: &str = u.arbitrary()?;
+                let text: String = free
+                    .chars()
+                    .filter(|c| !matches!(c, '"' | '\n' | '{' | '}'))
+                    .take(12)
+                    .collect();
+                let text = if stays_text(&text) {
+                    text
+                } else {
+                    format!("{text}x")
+                };
+                (Value::String(text.clone()), format!("\"{text}\""))
+            }
+            7 => {
+                let f: f64 = u.arbitrary()?;
+                let f = if f.is_finite() && f.fract() != 0.0 {
+                    f
+                } else {
+                    0.25
+                };
+                (Value::from(f), f.to_string())
             }
             3 => {
                 let i: i64 = u.arbitrary()?;
@@ -794,11 +835,13 @@ pub mod chat_cases {
         Ok((messages, lines.join("\n")))
     }
 
+    #[derive(Debug, Clone)]
     enum Line {
         Marker(String),
         Content(String),
     }
 
+    #[derive(Debug, Clone)]
     pub struct StrictCase {
         bom: bool,
         lines: Vec<(Line, &'static str)>,

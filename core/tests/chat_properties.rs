@@ -29,7 +29,9 @@ use agentfence::chat::{
     ChatError, Context, Message, NONCE_KEY, Role, generate_nonce, parse, pre_render_with_nonce,
     render, render_strict,
 };
+use agentfence::fuzzing::chat_cases;
 use agentfence::fuzzing::chat_grammar::*;
+use arbitrary::Unstructured;
 use proptest::prelude::*;
 use proptest::sample::select;
 use proptest::strategy::LazyJust;
@@ -115,12 +117,10 @@ fn look_alike_role() -> impl Strategy<Value = (Role, String)> {
 // Attribute blocks
 // ---------------------------------------------------------------------------
 
-/// An attribute as written, with the value the parser reads from it.
+/// An attribute as written.
 #[derive(Clone, Debug)]
 struct Attr {
-    key: String,
     written: String,
-    value: String,
 }
 
 fn author_key() -> impl Strategy<Value = String> {
@@ -131,13 +131,13 @@ fn author_key() -> impl Strategy<Value = String> {
     .prop_filter("`nonce` is reserved for the nonce", |key| key != NONCE_KEY)
 }
 
-/// A value, quoted or unquoted, and how it is written.
-fn attr_value() -> impl Strategy<Value = (String, String)> {
+/// A value, quoted or unquoted, as written.
+fn attr_value() -> impl Strategy<Value = String> {
     prop_oneof![
-        3 => select(QUOTED_VALUES).prop_map(|v| (v.to_string(), format!("\"{v}\""))),
-        1 => "[^\"\n{}]{0,10}".prop_map(|v| (v.clone(), format!("\"{v}\""))),
+        3 => select(QUOTED_VALUES).prop_map(|v| format!("\"{v}\"")),
+        1 => "[^\"\n{}]{0,10}".prop_map(|v| format!("\"{v}\"")),
         2 => (select(GRAMMAR_BLANKS), select(UNQUOTED_VALUES), select(GRAMMAR_BLANKS))
-            .prop_map(|(l, v, r)| (v.to_string(), format!("{l}{v}{r}"))),
+            .prop_map(|(l, v, r)| format!("{l}{v}{r}")),
     ]
 }
 
@@ -148,10 +148,8 @@ fn attr(key: impl Strategy<Value = String>) -> impl Strategy<Value = Attr> {
         select(GRAMMAR_BLANKS),
         attr_value(),
     )
-        .prop_map(|(key, l, r, (value, written))| Attr {
+        .prop_map(|(key, l, r, written)| Attr {
             written: format!("{key}{l}={r}{written}"),
-            key,
-            value,
         })
 }
 
@@ -503,388 +501,20 @@ fn fresh_nonce() -> impl Strategy<Value = String> {
 }
 
 // ---------------------------------------------------------------------------
-// Forged markers
+// Cases of the shared model
 // ---------------------------------------------------------------------------
 
-/// A role-marker line as a template value can carry it.
-#[derive(Clone, Debug)]
-struct Forged {
-    text: String,
-    /// Every part is in the grammar: on a line of its own, the parser reads
-    /// it as a marker (and checks its nonce attributes); otherwise only the
-    /// loose reading of strict mode catches it.
-    grammar: bool,
-    /// The values of its exact `nonce` attributes, as the parser reads them.
-    nonces: Vec<String>,
-}
-
-/// A part of a forged line and whether it is in the grammar.
-fn part(
-    grammar: &'static [&'static str],
-    other: &'static [&'static str],
-) -> BoxedStrategy<(String, bool)> {
-    prop_oneof![
-        3 => select(grammar).prop_map(|s| (s.to_string(), true)),
-        1 => select(other).prop_map(|s| (s.to_string(), false)),
-    ]
-    .boxed()
-}
-
-/// Values of forged nonce attributes: mangled copies of the drawn nonce
-/// (case, a leading zero, one char less) and other nonce-like strings.
-fn forged_nonce_value(nonce: String) -> impl Strategy<Value = String> {
-    let upper = nonce.to_ascii_uppercase();
-    let zero = format!("0{nonce}");
-    let shorter = nonce[..nonce.len() - 1].to_string();
-    let spaced = format!(" {nonce}");
-    prop_oneof![
-        Just(upper),
-        Just(zero),
-        Just(shorter),
-        Just(spaced),
-        "[0-9a-f]{16}",
-        select(&["0123456789012345", "1234e56789012345", "1.234e59", "", "n1"][..])
-            .prop_map(String::from),
-    ]
-}
-
-/// A forged attribute: a nonce attribute (quoted or unquoted, any spacing)
-/// or an ordinary one.
-fn forged_attr(nonce: String) -> impl Strategy<Value = (Attr, bool)> {
-    let nonce_attr = (
-        forged_nonce_value(nonce),
-        any::<bool>(),
-        select(GRAMMAR_BLANKS),
-        select(GRAMMAR_BLANKS),
-    )
-        .prop_filter_map("an unquoted value holds no quote", |(v, quoted, l, r)| {
-            if quoted {
-                Some(Attr {
-                    key: NONCE_KEY.into(),
-                    written: format!("nonce{l}={r}\"{v}\""),
-                    value: v,
-                })
-            } else {
-                let value = v.trim_matches([' ', '\t']).to_string();
-                Some(Attr {
-                    key: NONCE_KEY.into(),
-                    written: format!("nonce{l}={r}{v}"),
-                    value,
-                })
-            }
-        });
-    prop_oneof![
-        2 => nonce_attr.prop_map(|a| (a, true)),
-        1 => attr(author_key()).prop_map(|a| (a, false)),
-        // A line separator inside a quoted value: still one line for the
-        // parser and for a regex that splits at `\n` only.
-        1 => (select(&["a\u{2028}b", "x\ry", "\u{85}", "p\u{b}q"][..]), select(KEYS))
-            .prop_map(|(v, k)| (Attr { key: k.into(), written: format!("{k}=\"{v}\""), value: v.into() }, false)),
-    ]
-}
-
-fn forged(nonce: String) -> impl Strategy<Value = Forged> {
-    let blocks = prop_oneof![
-        2 => Just((String::new(), true, Vec::new())),
-        4 => (
-            prop::collection::vec(forged_attr(nonce), 0..4),
-            select(GRAMMAR_BLANKS),
-            select(GRAMMAR_BLANKS),
-            any::<bool>(),
-        )
-            .prop_map(|(attrs, inner, around, comma)| {
-                let attrs: Vec<Attr> = attrs.into_iter().map(|(a, _)| a).collect();
-                let nonces = attrs
-                    .iter()
-                    .filter(|a| a.key == NONCE_KEY)
-                    .map(|a| a.value.clone())
-                    .collect();
-                (block(&attrs, (inner, around), comma), true, nonces)
-            }),
-        // Blocks outside the grammar that other ports accept.
-        1 => select(&[
-            "[a=b\"c]",
-            "[x]",
-            "[a b=c]",
-            "[nonce]",
-            "[=x]",
-            "[nonce=\"x\"][y=z]",
-            " [a=1]",
-            "\t[nonce=\"x\", nonce=\"y\"]",
-        ][..])
-        .prop_map(|b| (b.to_string(), false, Vec::new())),
-    ];
-    let role = prop_oneof![
-        3 => spelled_role().prop_map(|(_, name)| (name, true)),
-        2 => look_alike_role().prop_map(|(_, name)| (name, false)),
-    ];
-    (
-        part(
-            GRAMMAR_BLANKS,
-            &[
-                "\u{a0}",
-                "\u{3000}",
-                "\u{2003}",
-                "\u{feff}",
-                "\u{200b}",
-                "\u{feff} ",
-            ],
-        ),
-        part(GRAMMAR_HASHES, &["##", "# #", "＃", "#\u{200b}", "### "]),
-        role,
-        blocks,
-        part(
-            GRAMMAR_BLANKS,
-            &[
-                "\u{a0}", "\u{3000}", "\u{200b}", "\u{2028}", "\u{85}", "\u{b}", "\u{c}", "\r",
-            ],
-        ),
-        part(&[":"], &["：", "﹕", "︓", "∶", "꞉"]),
-        part(
-            GRAMMAR_BLANKS,
-            &["\u{a0}", "\u{200b}", "\u{3000}", "\u{2060}"],
-        ),
-    )
-        .prop_map(
-            |(lead, hash, role, (block, block_ok, nonces), before, colon, after)| {
-                let grammar =
-                    lead.1 && hash.1 && role.1 && block_ok && before.1 && colon.1 && after.1;
-                Forged {
-                    text: format!(
-                        "{}{}{}{block}{}{}{}",
-                        lead.0, hash.0, role.0, before.0, colon.0, after.0
-                    ),
-                    grammar,
-                    nonces,
-                }
-            },
-        )
-}
-
-/// Where the forged variable sits in the template.
-#[derive(Clone, Debug)]
-enum Placement {
-    /// `{{evil}}` alone on a new line at this index.
-    OwnLine(usize),
-    /// `PREFIX{{evil}}SUFFIX` on a new line at this index.
-    Inline(usize, &'static str, &'static str),
-}
-
-#[derive(Clone, Debug)]
-struct ForgedCase {
-    template: String,
-    values: BTreeMap<String, String>,
-    nonce: String,
-    forged: Forged,
-    /// The value carrying it: clean text, a break, the forged line, a
-    /// break, clean text.
-    value: String,
-    expected: &'static str,
-}
-
-fn forged_case() -> impl Strategy<Value = ForgedCase> {
-    nonce()
-        .prop_flat_map(|nonce| {
-            (
-                Just(nonce.clone()),
-                forged(nonce),
-                template(),
-                clean_values(),
-                (
-                    prop_oneof![
-                        1 => Just(""),
-                        2 => select(&["\n", "\r\n"][..]),
-                        3 => select(OTHER_BREAKS),
-                    ],
-                    prop_oneof![
-                        1 => Just(""),
-                        2 => select(&["\n", "\r\n"][..]),
-                        3 => select(OTHER_BREAKS),
-                    ],
-                    clean_value(),
-                    clean_value(),
-                ),
-                (
-                    any::<usize>(),
-                    any::<bool>(),
-                    select(TEMPLATE_TEXTS),
-                    select(TEMPLATE_TEXTS),
-                ),
-            )
+/// Cases built by `agentfence::fuzzing::chat_cases` (the model the
+/// `chat_strict` and `chat_roundtrip` fuzz targets use) from bytes that
+/// proptest generates and shrinks: one model of forged lines, strict-mode
+/// cases and written-out messages serves both.
+fn from_bytes<T: std::fmt::Debug>(
+    build: impl Fn(&mut Unstructured<'_>) -> arbitrary::Result<T>,
+) -> impl Strategy<Value = T> {
+    prop::collection::vec(any::<u8>(), 16..2048)
+        .prop_filter_map("the bytes build a case", move |bytes| {
+            build(&mut Unstructured::new(&bytes)).ok()
         })
-        .prop_filter_map(
-            "a forged nonce may not be the drawn one",
-            |(nonce, forged, template, mut values, (before, after, pre, post), placement)| {
-                if forged.nonces.contains(&nonce) {
-                    return None;
-                }
-                let (at, inline, prefix, suffix) = placement;
-                let at = at % (template.lines.len() + 1);
-                let placement = if inline {
-                    Placement::Inline(at, prefix, suffix)
-                } else {
-                    Placement::OwnLine(at)
-                };
-                // The line must start after a break, or at the start of its
-                // own template line (never at the start of the text, where
-                // a BOM before it would be dropped; pre-render drops the
-                // template's BOM, so line 0 is the start either way).
-                let (pre, before) = match (&placement, before) {
-                    (Placement::OwnLine(at), "") if *at > 0 => (String::new(), ""),
-                    (_, "") => (pre, "\n"),
-                    (_, before) => (pre, before),
-                };
-                // It must end at a break, or at the end of its own line. A
-                // break other than `\n` is followed by visible text, so that
-                // a `\r` cannot meet the template's `\n`.
-                let (after, post) = match (&placement, after) {
-                    (Placement::OwnLine(_), "") => ("", String::new()),
-                    (_, "") => ("\n", post),
-                    (_, "\n") | (_, "\r\n") => (after, post),
-                    (_, other) => (other, format!("x{post}")),
-                };
-                // A break inside the forged text (`system\u{2028}:`) reads as
-                // blank only to a reader that does not split on it; such a
-                // reader must still split around the text, which every reader
-                // does at `\n`. (Behind another break of the same kind, no
-                // consistent reader sees the text as one line.)
-                let inner_break = forged
-                    .text
-                    .chars()
-                    .any(|c| OTHER_BREAKS.iter().any(|b| b.starts_with(c)));
-                let (before, after) = if inner_break {
-                    (
-                        if before.is_empty() { before } else { "\n" },
-                        if after.is_empty() { after } else { "\n" },
-                    )
-                } else {
-                    (before, after)
-                };
-                let whole_line =
-                    matches!(before, "" | "\n" | "\r\n") && matches!(after, "" | "\n" | "\r\n");
-                let expected = if whole_line && forged.grammar && forged.nonces.len() >= 2 {
-                    "duplicate_nonce"
-                } else {
-                    "nonce_mismatch"
-                };
-                let value = format!("{pre}{before}{}{after}{post}", forged.text);
-                values.insert(EVIL.to_string(), value.clone());
-                let mut lines = template.lines.clone();
-                let (evil_line, at) = match placement {
-                    Placement::OwnLine(at) => (format!("{{{{{EVIL}}}}}"), at),
-                    Placement::Inline(at, prefix, suffix) => {
-                        (format!("{prefix}{{{{{EVIL}}}}}{suffix}"), at)
-                    }
-                };
-                if at == lines.len()
-                    && let Some((_, ending)) = lines.last_mut()
-                    && ending.is_empty()
-                {
-                    *ending = "\n";
-                }
-                lines.insert(
-                    at,
-                    (
-                        Line::Content(vec![Piece::Text(evil_line)]),
-                        if at == lines.len() { "" } else { "\n" },
-                    ),
-                );
-                let template = Template {
-                    bom: template.bom,
-                    lines,
-                };
-                Some(ForgedCase {
-                    template: template.text(),
-                    values,
-                    nonce,
-                    forged,
-                    value,
-                    expected,
-                })
-            },
-        )
-}
-
-// ---------------------------------------------------------------------------
-// Round trip
-// ---------------------------------------------------------------------------
-
-/// Whether the parser keeps `text` as the string it is (the documented
-/// coercion: booleans, integers, finite floats; anything else is text).
-fn stays_text(text: &str) -> bool {
-    !text.eq_ignore_ascii_case("true")
-        && !text.eq_ignore_ascii_case("false")
-        && text.parse::<i64>().is_err()
-        && text.parse::<f64>().map_or(true, |f| !f.is_finite())
-}
-
-/// A metadata value and a way of writing it that coerces back to it.
-fn meta_value() -> impl Strategy<Value = (Value, String)> {
-    let text = prop_oneof![
-        select(QUOTED_VALUES).prop_map(String::from),
-        select(UNQUOTED_VALUES).prop_map(String::from),
-        "[^\"\n{}]{0,12}",
-    ]
-    .prop_filter("stays text", |t| stays_text(t));
-    prop_oneof![
-        3 => (text, any::<bool>()).prop_map(|(t, quote)| {
-            let bare = !quote
-                && !t.contains(['"', ',', ']'])
-                && t.trim_matches([' ', '\t']) == t;
-            let written = if bare { t.clone() } else { format!("\"{t}\"") };
-            (Value::String(t), written)
-        }),
-        1 => (any::<i64>(), any::<bool>()).prop_map(|(i, quote)| {
-            (Value::from(i), if quote { format!("\"{i}\"") } else { i.to_string() })
-        }),
-        1 => (any::<bool>(), any::<u32>()).prop_map(|(b, mask)| {
-            (Value::Bool(b), ascii_case(if b { "true" } else { "false" }, mask))
-        }),
-        1 => any::<f64>()
-            .prop_filter("finite, not integral", |f| f.is_finite() && f.fract() != 0.0)
-            .prop_map(|f| (Value::from(f), f.to_string())),
-    ]
-}
-
-/// A message and one way of writing it as a marker and its content.
-fn written_message() -> impl Strategy<Value = (Message<'static>, String)> {
-    (
-        select(GRAMMAR_BLANKS),
-        select(GRAMMAR_HASHES),
-        spelled_role(),
-        prop::collection::btree_map(author_key(), meta_value(), 0..4),
-        any::<bool>(),
-        select(GRAMMAR_BLANKS),
-        prop_oneof![
-            1 => Just(Vec::new()),
-            4 => prop::collection::vec(clean_line(), 1..5),
-        ],
-    )
-        .prop_filter_map(
-            "no blank line at the edges of the content",
-            |(lead, hash, (role, name), meta, brackets, before, lines)| {
-                if lines.first().is_some_and(|l| l.is_empty())
-                    || lines.last().is_some_and(|l| l.is_empty())
-                {
-                    return None;
-                }
-                let attrs: Vec<String> =
-                    meta.iter().map(|(k, (_, w))| format!("{k}={w}")).collect();
-                let block = if attrs.is_empty() && !brackets {
-                    String::new()
-                } else {
-                    format!("[{}]", attrs.join(", "))
-                };
-                let content = lines.join("\n");
-                let written = format!("{lead}{hash}{name}{block}{before}:\n{content}");
-                let message = Message {
-                    role,
-                    content: content.into(),
-                    metadata: meta.into_iter().map(|(k, (v, _))| (k, v)).collect(),
-                };
-                Some((message, written))
-            },
-        )
 }
 
 // ---------------------------------------------------------------------------
@@ -920,7 +550,7 @@ fn soup() -> impl Strategy<Value = String> {
         (
             prop_oneof![
                 2 => author_marker().prop_map(|m| m.text),
-                2 => forged("n1".into()).prop_map(|f| f.text),
+                2 => from_bytes(|u| chat_cases::forged(u, "n1")).prop_map(|f| f.text),
                 2 => clean_value_line(),
                 2 => select(JUNK).prop_map(String::from),
             ],
@@ -974,21 +604,15 @@ proptest! {
     /// reads it as a marker and counts them first); `nonce_mismatch` in
     /// every other case (one wrong nonce or none, or a line only the loose
     /// strict reading takes for a marker, whatever attributes it holds).
+    ///
+    /// Together with the clean cases (no forged line: strict mode only adds
+    /// checks, so the strict flow and a non-strict parse of the plainly
+    /// rendered template give the same messages, with the author's roles
+    /// and metadata), this is the check of the `chat_strict` fuzz target,
+    /// on the cases of the same model (`fuzzing::chat_cases::StrictCase`).
     #[test]
-    fn forged_marker_always_fails(case in forged_case()) {
-        let result = render_strict(&case.template, &case.values, &case.nonce);
-        prop_assert_eq!(
-            kind(&result),
-            Some(case.expected),
-            "forged line {:?} (grammar: {}, nonces: {:?})\nvalue:    {:?}\ntemplate: {:?}\nnonce:    {:?}\nresult:   {:?}",
-            case.forged.text,
-            case.forged.grammar,
-            case.forged.nonces,
-            case.value,
-            case.template,
-            case.nonce,
-            result
-        );
+    fn forged_marker_always_fails(case in from_bytes(chat_cases::StrictCase::build)) {
+        case.check();
     }
 
     /// "A generated nonce never fails" (chat module). prompty 2.1.0 coerced
@@ -1047,10 +671,13 @@ proptest! {
     /// metadata shape (prompty §4.10) and the quoted `,` and `]` every
     /// upstream port cut (§3).
     #[test]
-    fn non_strict_round_trip(written in prop::collection::vec(written_message(), 0..6)) {
-        let text: Vec<&str> = written.iter().map(|(_, w)| w.as_str()).collect();
-        let text = text.join("\n");
-        let messages: Vec<Message> = written.into_iter().map(|(m, _)| m).collect();
+    ///
+    /// The messages come from `fuzzing::chat_cases::written_messages`, the
+    /// model of the `chat_roundtrip` fuzz target (which also writes them
+    /// with a nonce and parses them strictly).
+    fn non_strict_round_trip(
+        (messages, text) in from_bytes(|u| chat_cases::written_messages(u, None)),
+    ) {
         let parsed = parse(&text, None);
         prop_assert_eq!(parsed.as_ref(), Ok(&messages), "text: {:?}", text);
     }

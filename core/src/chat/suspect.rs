@@ -37,6 +37,15 @@ fn is_colon_like(c: char) -> bool {
     )
 }
 
+/// Whether `line` may hold a colon-like character: a `:` or a lead byte
+/// of one of the others (`CB D6 D7 E2 EA EF`). A fold without early exit,
+/// so that it compiles to vector code.
+fn might_hold_colon(line: &str) -> bool {
+    line.bytes().fold(false, |found, b| {
+        found | matches!(b, b':' | 0xCB | 0xD6 | 0xD7 | 0xE2 | 0xEA | 0xEF)
+    })
+}
+
 /// A tag character (U+E0020..U+E007E) as the ASCII character it mirrors:
 /// invisible on screen, but models read them as text ("ASCII smuggling").
 fn unsmuggle_tag(c: char) -> char {
@@ -84,7 +93,7 @@ pub(crate) fn reads_as_marker(line: &str) -> bool {
     }
     // Every reading needs a segment that ends with a colon-like character:
     // a line without any is no marker, whoever splits it.
-    if !line.contains(is_colon_like) {
+    if !might_hold_colon(line) || !line.contains(is_colon_like) {
         return false;
     }
     // A break may end a line for one reader (`hi\u{2028}system:`) and be
@@ -145,12 +154,23 @@ fn reads_as_marker_as_written(segment: &str, tags: Tags) -> bool {
     // an accented letter, which lowercases to no plain ASCII letter), so a
     // segment that starts with any ASCII character other than a blank, a
     // `#`, a control or the first letter of a role is no marker.
-    let bytes = segment.as_bytes();
-    let first = bytes.iter().position(|&b| b != b' ' && b != b'#');
-    if let Some(&b) = first.map(|at| &bytes[at])
-        && b.is_ascii()
-        && !b.is_ascii_control()
-        && !matches!(b.to_ascii_lowercase(), b's' | b'u' | b'a')
+    //
+    // Before that character a reader only skips what folds to blanks, `#`
+    // or nothing: whitespace, `#` and its fullwidth and small forms, and
+    // invisible characters other than tags (which the other reading turns
+    // into ASCII letters).
+    let skipped = |c: char| {
+        c == ' '
+            || c == '#'
+            || (!c.is_ascii()
+                && (c.is_whitespace()
+                    || matches!(c, '\u{FF03}' | '\u{FE5F}')
+                    || (is_invisible(c) && !('\u{E0000}'..='\u{E007F}').contains(&c))))
+    };
+    if let Some(c) = segment.chars().find(|&c| !skipped(c))
+        && c.is_ascii()
+        && !c.is_ascii_control()
+        && !matches!(c.to_ascii_lowercase(), 's' | 'u' | 'a')
     {
         return false;
     }
