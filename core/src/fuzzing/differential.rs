@@ -31,12 +31,12 @@ pub type TemplateFn = fn(&str) -> Option<String>;
 fn template_message(u: &mut Unstructured<'_>) -> Result<String> {
     let words: Vec<&str> = Vocabulary::builtin().words().collect();
     let mut out = Vec::new();
-    for _ in 0..u.int_in_range(1..=20)? {
-        let mut token = match u.int_in_range(0..=9)? {
-            0..=5 => u.choose(&words)?.to_string(),
-            6 => u.int_in_range(0..=99_999u32)?.to_string(),
-            7 => u.choose(KNOWN_IDENTIFIERS)?.to_string(),
-            8 => u.choose(&["anna", "meier", "zorblax", "qux"])?.to_string(),
+    for _ in 0..u.int_in_range(1..=16)? {
+        let mut token = match u.int_in_range(0..=19)? {
+            0..=13 => u.choose(&words)?.to_string(),
+            14 | 15 => u.int_in_range(0..=99_999u32)?.to_string(),
+            16 | 17 => u.choose(KNOWN_IDENTIFIERS)?.to_string(),
+            18 => u.choose(&["anna", "meier", "zorblax", "qux"])?.to_string(),
             _ => u.choose(&["-", "->", "(", ")"])?.to_string(),
         };
         token.push_str(u.choose(&["", "", "", ":", ",", ";", ".", "!", "?"])?);
@@ -62,11 +62,15 @@ pub fn holds_word_outside_vocabulary(message: &str) -> bool {
 /// (lean-ctx by chars, possibly inside a placeholder; agentfence at a
 /// space, collapsing a cut twin). Pinned by template-0175, template-0176,
 /// template-0177, template-0179, template-0324, template-0325. Messages
-/// whose template could reach the cap are left out (a placeholder is at
-/// most 3 bytes longer than a one-char token: 2 × the message length is a
-/// safe bound).
+/// whose template could reach the cap are left out: a token becomes at
+/// most itself or a placeholder (at most 7 chars) and its punctuation, so
+/// 8 chars or its own length, and a space.
 pub fn may_reach_the_cut(message: &str) -> bool {
-    2 * message.len() > 150
+    let bound: usize = message
+        .split(' ')
+        .map(|token| token.chars().count().max(8) + 1)
+        .sum();
+    bound > 160
 }
 
 /// Failure templates: agentfence and lean-ctx give the same template.
@@ -95,11 +99,18 @@ pub type ChatFn = fn(&str) -> Vec<(String, String)>;
 /// and prose lines, with LF or CRLF ends and blank lines at times.
 fn chat_text(u: &mut Unstructured<'_>) -> Result<String> {
     let mut out = String::new();
+    // Mostly LF ends and lower-case roles, which both sides read alike;
+    // the rest exercises the divergence rules.
+    let crlf = u.ratio(1, 8)?;
     for _ in 0..u.int_in_range(0..=10)? {
         match u.int_in_range(0..=5)? {
             0 | 1 => {
                 let role = u.choose(&chat::Role::ALL)?.as_str();
-                let role = super::chat_grammar::ascii_case(role, u.arbitrary()?);
+                let role = if u.ratio(1, 8)? {
+                    super::chat_grammar::ascii_case(role, u.arbitrary()?)
+                } else {
+                    role.to_string()
+                };
                 out.push_str(&role);
                 out.push_str(u.choose(&[":", ":", " :"])?);
             }
@@ -117,7 +128,7 @@ fn chat_text(u: &mut Unstructured<'_>) -> Result<String> {
                 out.push_str(&line.join(" "));
             }
         }
-        out.push_str(u.choose(&["\n", "\n", "\n", "\r\n"])?);
+        out.push_str(if crlf { "\r\n" } else { "\n" });
     }
     Ok(out)
 }
