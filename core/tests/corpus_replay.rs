@@ -62,3 +62,37 @@ fn every_harness_replays_its_corpus() {
         }
     }
 }
+
+#[test]
+fn every_target_has_a_dictionary() {
+    for (target, _) in fuzzing::TARGETS
+        .iter()
+        .chain(fuzzing::differential::TARGETS)
+    {
+        let dict = corpus_root().join("dict").join(format!("{target}.dict"));
+        assert!(dict.is_file(), "{} is missing", dict.display());
+    }
+}
+
+/// Every `[[bin]]` of `fuzz/Cargo.toml` and `fuzz-upstream/Cargo.toml` is a
+/// target with a harness (so with a corpus folder and a dictionary).
+#[test]
+fn every_fuzz_binary_has_a_harness() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for package in ["fuzz", "fuzz-upstream"] {
+        let manifest = std::fs::read_to_string(root.join(package).join("Cargo.toml"))
+            .expect("the fuzz package's manifest is readable");
+        for line in manifest.lines() {
+            if let Some(name) = line
+                .strip_prefix("name = \"")
+                .and_then(|rest| rest.strip_suffix('"'))
+                && !name.starts_with("agentfence")
+            {
+                assert!(
+                    fuzzing::harness(name).is_some(),
+                    "{package}/Cargo.toml's target {name} has no harness"
+                );
+            }
+        }
+    }
+}
