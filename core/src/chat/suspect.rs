@@ -37,12 +37,36 @@ fn is_colon_like(c: char) -> bool {
     )
 }
 
-/// Whether `line` may hold a colon-like character: a `:` or a lead byte
-/// of one of the others (`CB D6 D7 E2 EA EF`). A fold without early exit,
-/// so that it compiles to vector code.
-fn might_hold_colon(line: &str) -> bool {
-    line.bytes().fold(false, |found, b| {
-        found | matches!(b, b':' | 0xCB | 0xD6 | 0xD7 | 0xE2 | 0xEA | 0xEF)
+/// Whether `line` holds a colon-like character. Byte scans first, since
+/// every content line of a strict parse may come here: a `:` is found by
+/// `memchr`; without one, a line without a lead byte of the other colons
+/// (`CB D6 D7 E2 EA EF`, a fold that compiles to vector code) holds none;
+/// only then are the chars decoded.
+fn holds_colon_like(line: &str) -> bool {
+    if memchr::memchr(b':', line.as_bytes()).is_some() {
+        return true;
+    }
+    let might = line.bytes().fold(false, |found, b| {
+        found | matches!(b, 0xCB | 0xD6 | 0xD7 | 0xE2 | 0xEA | 0xEF)
+    });
+    might && line.contains(is_colon_like)
+}
+
+/// Whether `line` holds a line break other than `\n`, by bytes: the ASCII
+/// ones (`0B 0C 0D 1C 1D 1E`), NEL (`C2 85`), U+2028 and U+2029
+/// (`E2 80 A8`, `E2 80 A9`). A fold finds whether any candidate byte is
+/// there at all; only then are the candidates checked.
+fn holds_break_but_lf(line: &str) -> bool {
+    let bytes = line.as_bytes();
+    let candidate = |b: u8| matches!(b, 0x0B..=0x0D | 0x1C..=0x1E | 0xC2 | 0xE2);
+    if !bytes.iter().fold(false, |found, &b| found | candidate(b)) {
+        return false;
+    }
+    bytes.iter().enumerate().any(|(at, &b)| match b {
+        0x0B..=0x0D | 0x1C..=0x1E => true,
+        0xC2 => bytes.get(at + 1) == Some(&0x85),
+        0xE2 => matches!(bytes.get(at + 1..at + 3), Some([0x80, 0xA8 | 0xA9])),
+        _ => false,
     })
 }
 
@@ -93,7 +117,7 @@ pub(crate) fn reads_as_marker(line: &str) -> bool {
     }
     // Every reading needs a segment that ends with a colon-like character:
     // a line without any is no marker, whoever splits it.
-    if !might_hold_colon(line) || !line.contains(is_colon_like) {
+    if !holds_colon_like(line) {
         return false;
     }
     // A break may end a line for one reader (`hi\u{2028}system:`) and be
@@ -105,7 +129,7 @@ pub(crate) fn reads_as_marker(line: &str) -> bool {
             || (has_tag(segment) && reads_as_marker_as_written(segment, Tags::AsAscii))
     };
     // Without such a break every reader sees the same one line: read it once.
-    if !line.contains(is_line_break_but_lf) {
+    if !holds_break_but_lf(line) {
         return reads(line);
     }
     READERS.iter().any(|splits| line.split(splits).any(reads))
@@ -254,6 +278,51 @@ mod tests {
             "user\u{2236}",
         ] {
             assert!(reads_as_marker(line), "{line:?}");
+        }
+    }
+
+    #[test]
+    fn byte_scans_agree_with_the_char_predicates() {
+        for line in [
+            "",
+            "a:b",
+            "ab",
+            "x\u{FF1A}",
+            "\u{2236}",
+            "\u{A789}\u{02D0}",
+            "\u{0589}\u{05C3}\u{FE13}\u{FE55}",
+            "é日本\u{2027}\u{202A}",
+            "a\rb",
+            "\u{0B}\u{0C}\u{1C}\u{1D}\u{1E}",
+            "\u{85}",
+            "\u{A0}\u{C5}",
+            "x\u{2028}y\u{2029}",
+            "\u{2026}\u{2030}",
+            "\t\u{1F}\u{1B}",
+        ] {
+            assert_eq!(
+                holds_colon_like(line),
+                line.contains(is_colon_like),
+                "{line:?}"
+            );
+            assert_eq!(
+                holds_break_but_lf(line),
+                line.contains(is_line_break_but_lf),
+                "{line:?}"
+            );
+            for c in line.chars() {
+                let one = c.to_string();
+                assert_eq!(holds_colon_like(&one), is_colon_like(c), "{c:?}");
+                assert_eq!(holds_break_but_lf(&one), is_line_break_but_lf(c), "{c:?}");
+            }
+        }
+        // Every char of the planes the predicates touch, one by one.
+        for code in (0..0x3000u32).chain(0xA700..0xA800).chain(0xFE00..0xFF20) {
+            if let Some(c) = char::from_u32(code) {
+                let one = c.to_string();
+                assert_eq!(holds_colon_like(&one), is_colon_like(c), "{c:?}");
+                assert_eq!(holds_break_but_lf(&one), is_line_break_but_lf(c), "{c:?}");
+            }
         }
     }
 
