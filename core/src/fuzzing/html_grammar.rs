@@ -164,27 +164,12 @@ pub struct Planted {
     pub label: &'static str,
     pub spelled: String,
     /// Planted in a way the layer is known to miss, so the "marker gone"
-    /// check skips it: [`known_gap_gt_in_attribute`],
-    /// [`known_gap_mixed_spellings`].
+    /// check skips it: [`known_gap_mixed_spellings`].
     pub known_gap: bool,
 }
 
-/// Known gap, open: the strip layer ends a tag at a `>` even inside a
-/// quoted attribute value, so a marker whose spelling holds a literal `>`
-/// in an attribute (`<img title="&#60;|assistanT|>sure">`) is read as cut
-/// in two and left in the page, while HTML parsers (and models reading
-/// the markup) keep the whole value. Found by this target (reproducer:
-/// `corpus/strip_html/known-gap-gt-in-attribute`); the "marker gone" check
-/// skips such plantings until the carrier scanner honours quotes. The
-/// other checks still run on them.
-pub fn known_gap_gt_in_attribute(carrier: u8, whole: &str) -> bool {
-    carrier == ATTRIBUTE && whole.contains('>')
-}
-
-const ATTRIBUTE: u8 = 6;
-
 /// A marker in one of the carriers a page hides text in.
-fn carrier(u: &mut Unstructured<'_>, whole: &str) -> Result<(String, u8)> {
+fn carrier(u: &mut Unstructured<'_>, whole: &str) -> Result<String> {
     let kind = u.int_in_range(0..=7)?;
     let text = match kind {
         0 | 1 => format!("{}{whole}{}", u.choose(OPEN_TAGS)?, u.choose(CLOSE_TAGS)?),
@@ -199,7 +184,7 @@ fn carrier(u: &mut Unstructured<'_>, whole: &str) -> Result<(String, u8)> {
         ),
         _ => whole.to_string(),
     };
-    Ok((text, kind))
+    Ok(text)
 }
 
 /// A page: markup and prose with markers planted in carriers.
@@ -215,13 +200,12 @@ pub fn page(u: &mut Unstructured<'_>) -> Result<(String, Vec<Planted>)> {
             let &(label, before, words, after) = u.choose(SEED_MARKERS)?;
             let (spelled, mixed) = spelled(u, words)?;
             let whole = format!("{before}{spelled}{after}");
-            let (text, kind) = carrier(u, &whole)?;
+            let text = carrier(u, &whole)?;
             html.push_str(&text);
             planted.push(Planted {
                 label,
                 spelled,
-                known_gap: known_gap_gt_in_attribute(kind, &whole)
-                    || known_gap_mixed_spellings(mixed),
+                known_gap: known_gap_mixed_spellings(mixed),
             });
         } else {
             html.push_str(u.choose(OPEN_TAGS)?);

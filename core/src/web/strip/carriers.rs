@@ -54,10 +54,10 @@ pub fn comments(text: &str) -> Vec<Carrier> {
     found
 }
 
-/// An opening tag with its attributes (no `<` or `>` inside, as the view
-/// reads tags).
+/// An opening tag with its attributes: no `<` inside, and a `>` only in a
+/// quoted value, as the view reads tags.
 static OPENING_TAG: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"<[A-Za-z][A-Za-z0-9]{0,15}(?:\s[^<>]{0,2048})?>")
+    Regex::new(r#"<[A-Za-z][A-Za-z0-9]{0,15}(?:\s(?:[^<>"']|"[^<"]*"|'[^<']*'){0,2048})?>"#)
         .expect("the opening-tag pattern is a valid regex")
 });
 

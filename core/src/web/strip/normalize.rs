@@ -252,13 +252,18 @@ fn markup_at(text: &str) -> Option<(Markup, usize)> {
     ) {
         return None;
     }
-    // A `<` ends the attempt: a tag holds none (quoted or not, so that a
-    // comment or a marker inside an unclosed tag is still seen), and every
-    // scanner of this layer reads tags this one way.
+    // A `>` inside a quoted value does not end the tag (HTML keeps the
+    // whole value, `title="a>b"`); a `<` anywhere ends the attempt, so that
+    // a comment or a marker inside an unclosed tag is still seen. Every
+    // scanner of this layer reads tags this one way (see
+    // `carriers::OPENING_TAG`).
+    let mut quote = None;
     for (i, &b) in bytes.iter().enumerate().take(MAX_TAG_LEN).skip(after) {
-        match b {
-            b'>' => return Some((kind, i + 1)),
-            b'<' => return None,
+        match (quote, b) {
+            (_, b'<') => return None,
+            (None, b'"' | b'\'') => quote = Some(b),
+            (Some(q), _) if b == q => quote = None,
+            (None, b'>') => return Some((kind, i + 1)),
             _ => {}
         }
     }
