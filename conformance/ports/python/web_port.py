@@ -369,12 +369,17 @@ def _markup_at(text, at):
         return None
     byte = j - at
     k = j
+    quote = None
     while k < len(text) and byte < _MAX_TAG_LEN:
         c = text[k]
-        if c == ">":
-            return kind, k + 1 - at
         if c == "<":
             return None
+        if quote is None and c in "\"'":
+            quote = c
+        elif quote is not None and c == quote:
+            quote = None
+        elif quote is None and c == ">":
+            return kind, k + 1 - at
         byte += _utf8_len(c)
         k += 1
     return None
@@ -823,7 +828,7 @@ def _matches(view, original):
 _COMMENT, _HIDDEN_ELEMENT, _ATTRIBUTE, _ENCODED, _TAG_CHARACTERS = range(5)
 
 _OPENING_TAG = re.compile(
-    "<[A-Za-z][A-Za-z0-9]{0,15}(?:[" + _WS_CLASS + "][^<>]{0,2048})?>"
+    "<[A-Za-z][A-Za-z0-9]{0,15}(?:[" + _WS_CLASS + "](?:[^<>\"']|\"[^<\"]*\"|'[^<']*'){0,2048})?>"
 )
 _HIDING = re.compile(
     (
