@@ -8,14 +8,14 @@
 //! `--vars` file) or the command line is wrong.
 
 use std::collections::BTreeMap;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
-use super::{EXIT_FAILURE, EXIT_USAGE, json_type};
+use super::{BadInput, EXIT_FAILURE, EXIT_USAGE, json_type, read_stdin};
 use crate::suites::chat::{messages_json, pre_render_json};
 use agentfence::chat::{self, ChatError, Context};
 
@@ -67,9 +67,6 @@ pub struct RenderArgs {
     #[arg(long)]
     pub non_strict: bool,
 }
-
-/// Input the command cannot use at all: reported on stderr, exit 2.
-struct BadInput(String);
 
 pub fn chat_command(args: &ChatArgs) -> ExitCode {
     let (name, result) = match &args.command {
@@ -144,20 +141,6 @@ fn render_command(args: &RenderArgs) -> Answer {
 
 fn error_json(error: &ChatError) -> Value {
     json!({ "error": { "kind": error.kind(), "message": error.to_string() } })
-}
-
-fn read_stdin() -> Result<String, BadInput> {
-    let mut bytes = Vec::new();
-    io::stdin()
-        .lock()
-        .read_to_end(&mut bytes)
-        .map_err(|error| BadInput(format!("cannot read stdin: {error}")))?;
-    String::from_utf8(bytes).map_err(|error| {
-        BadInput(format!(
-            "stdin is not UTF-8 (invalid byte at offset {})",
-            error.utf8_error().valid_up_to()
-        ))
-    })
 }
 
 /// The `--vars` file: a JSON object whose values are all strings.

@@ -156,6 +156,22 @@ fn json_type(value: &serde_json::Value) -> &'static str {
     }
 }
 
+/// Input a command cannot use at all: reported on stderr, exit 2.
+struct BadInput(String);
+
+/// The whole of stdin as UTF-8, or a [`BadInput`] naming what was wrong.
+fn read_stdin() -> Result<String, BadInput> {
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)
+        .map_err(|error| BadInput(format!("cannot read stdin: {error}")))?;
+    String::from_utf8(bytes).map_err(|error| {
+        BadInput(format!(
+            "stdin is not UTF-8 (invalid byte at offset {})",
+            error.utf8_error().valid_up_to()
+        ))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -98,7 +98,7 @@ pub fn template_lines(
     Ok(summary)
 }
 
-fn parse_line(line: &[u8]) -> Result<String, (BadLineKind, String)> {
+pub(super) fn parse_line(line: &[u8]) -> Result<String, (BadLineKind, String)> {
     let text = std::str::from_utf8(line).map_err(|error| {
         (
             BadLineKind::InvalidUtf8,

@@ -13,15 +13,14 @@
 //! command line is unusable (stdin not UTF-8, no home folder, a bad
 //! `--at`).
 
-use std::io::{self, BufRead, BufWriter, Read, Write};
+use std::io::{self, BufRead, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
-use serde_json::Value;
 
-use super::{EXIT_FAILURE, EXIT_USAGE, json_type, parse_timeout};
+use super::{BadInput, EXIT_FAILURE, EXIT_USAGE, parse_timeout, read_stdin};
 use crate::suites::web::stripped_json;
 use agentfence::web::{self, AddressPolicy, Config};
 
@@ -103,9 +102,6 @@ fn parse_time(text: &str) -> Result<String, String> {
             format!("{text:?} is not an RFC 3339 timestamp such as 2026-11-29T10:00:00Z ({error})")
         })
 }
-
-/// Input the command cannot use at all: reported on stderr, exit 2.
-struct BadInput(String);
 
 pub fn web_command(args: &WebArgs) -> ExitCode {
     let (name, result) = match &args.command {
@@ -214,17 +210,10 @@ pub fn strip_lines(mut input: impl BufRead, output: impl Write) -> Result<(), Li
     Ok(())
 }
 
+/// One `--jsonl` line as the string it holds, or what is wrong with it
+/// (read as `agentfence template --jsonl` reads its lines).
 fn parse_line(line: &[u8]) -> Result<String, String> {
-    let text = std::str::from_utf8(line)
-        .map_err(|error| format!("not UTF-8 (invalid byte at offset {})", error.valid_up_to()))?;
-    match serde_json::from_str::<Value>(text) {
-        Ok(Value::String(text)) => Ok(text),
-        Ok(other) => Err(format!(
-            "a JSON {} where a string was expected",
-            json_type(&other)
-        )),
-        Err(error) => Err(format!("not JSON: {error}")),
-    }
+    super::template::parse_line(line).map_err(|(_, message)| message)
 }
 
 fn wrap_command(args: &WrapArgs) -> Result<ExitCode, BadInput> {
@@ -288,23 +277,10 @@ fn fetch_command(args: &FetchArgs) -> Result<ExitCode, BadInput> {
     )
 }
 
-fn read_stdin() -> Result<String, BadInput> {
-    let mut bytes = Vec::new();
-    io::stdin()
-        .lock()
-        .read_to_end(&mut bytes)
-        .map_err(|error| BadInput(format!("cannot read stdin: {error}")))?;
-    String::from_utf8(bytes).map_err(|error| {
-        BadInput(format!(
-            "stdin is not UTF-8 (invalid byte at offset {})",
-            error.utf8_error().valid_up_to()
-        ))
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
 
     fn run(input: &[u8]) -> (Result<(), LinesError>, Vec<Value>) {
         let mut output = Vec::new();
