@@ -13,8 +13,8 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
-use super::{OperationError, ReferenceSuite, Suite, SuiteConfigError};
-use crate::vectors::ResourceDir;
+use super::{OperationError, ReferenceSuite, Suite, SuiteConfigError, require_object_config};
+
 use agentfence::chat::{self, ChatError, Context, Message};
 
 pub struct ChatSuite;
@@ -35,22 +35,8 @@ impl Suite for ChatSuite {
         &[PARSE, PRE_RENDER, FLOW]
     }
 
-    fn config(
-        &self,
-        _header: &Map<String, Value>,
-        _resources: &ResourceDir,
-    ) -> Result<Value, SuiteConfigError> {
-        Ok(json!({}))
-    }
-
     fn reference(&self, config: &Value) -> Result<Box<dyn ReferenceSuite>, SuiteConfigError> {
-        // Later minor versions may add keys; like any protocol object, the
-        // config's unknown keys are ignored.
-        if !config.is_object() {
-            return Err(SuiteConfigError::Invalid(
-                "the chat suite's config is not a JSON object".into(),
-            ));
-        }
+        require_object_config(self.name(), config)?;
         Ok(Box::new(ChatReference))
     }
 }
@@ -174,6 +160,7 @@ impl ReferenceSuite for ChatReference {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::vectors::ResourceDir;
 
     fn call(op: &str, input: Value) -> Result<Value, OperationError> {
         ChatSuite

@@ -35,12 +35,15 @@ pub trait Suite: Send + Sync {
 
     /// Turns a vector file's suite-specific header fields into the `config`
     /// of the protocol's suite message, reading any file the header names,
-    /// so that a port needs nothing but the protocol.
+    /// so that a port needs nothing but the protocol. A suite whose cases
+    /// carry all they need sends `{}`.
     fn config(
         &self,
-        header: &Map<String, Value>,
-        resources: &ResourceDir,
-    ) -> Result<Value, SuiteConfigError>;
+        _header: &Map<String, Value>,
+        _resources: &ResourceDir,
+    ) -> Result<Value, SuiteConfigError> {
+        Ok(Value::Object(Map::new()))
+    }
 
     /// The reference implementation, configured by a suite message's config.
     fn reference(&self, config: &Value) -> Result<Box<dyn ReferenceSuite>, SuiteConfigError>;
@@ -190,6 +193,18 @@ impl SuiteRegistry {
             .iter()
             .flat_map(|suite| suite.operations().iter().copied())
             .collect()
+    }
+}
+
+/// Checks that a suite's config is a JSON object; later minor versions may
+/// add keys, and like any protocol object its unknown keys are ignored.
+pub(crate) fn require_object_config(suite: &str, config: &Value) -> Result<(), SuiteConfigError> {
+    if config.is_object() {
+        Ok(())
+    } else {
+        Err(SuiteConfigError::Invalid(format!(
+            "the {suite} suite's config is not a JSON object"
+        )))
     }
 }
 

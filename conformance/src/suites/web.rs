@@ -25,12 +25,14 @@ use std::time::Duration;
 
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use url::Url;
 
-use super::{OperationError, PreparedCase, ReferenceSuite, Suite, SuiteConfigError};
+use super::{
+    OperationError, PreparedCase, ReferenceSuite, Suite, SuiteConfigError, require_object_config,
+};
 use crate::fixture::{self, Fixture};
-use crate::vectors::{Alternative, Case, Expectation, ResourceDir};
+use crate::vectors::{Alternative, Case, Expectation};
 use agentfence::web::address::{AddressClass, classify};
 use agentfence::web::fetch::PinnedHost;
 use agentfence::web::{
@@ -63,22 +65,8 @@ impl Suite for WebSuite {
         &[STRIP, ENVELOPE, FETCH]
     }
 
-    fn config(
-        &self,
-        _header: &Map<String, Value>,
-        _resources: &ResourceDir,
-    ) -> Result<Value, SuiteConfigError> {
-        Ok(json!({}))
-    }
-
     fn reference(&self, config: &Value) -> Result<Box<dyn ReferenceSuite>, SuiteConfigError> {
-        // Later minor versions may add keys; like any protocol object, the
-        // config's unknown keys are ignored.
-        if !config.is_object() {
-            return Err(SuiteConfigError::Invalid(
-                "the web suite's config is not a JSON object".into(),
-            ));
-        }
+        require_object_config(self.name(), config)?;
         Ok(Box::new(WebReference))
     }
 
@@ -401,6 +389,8 @@ fn audit_row_output(home: &Path, content: &SanitizedContent) -> Result<Value, Op
 mod tests {
     use super::*;
     use crate::vectors::ExpectedError;
+    use crate::vectors::ResourceDir;
+    use serde_json::Map;
 
     fn call(op: &str, input: Value) -> Result<Value, OperationError> {
         WebSuite
