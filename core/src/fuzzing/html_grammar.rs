@@ -9,7 +9,7 @@
 use arbitrary::{Result, Unstructured};
 
 /// A seed marker: its label, text before its words, the words, text after.
-pub(crate) const SEED_MARKERS: &[(&str, &str, &str, &str)] = &[
+pub const SEED_MARKERS: &[(&str, &str, &str, &str)] = &[
     (
         "ignore all previous instructions",
         "",
