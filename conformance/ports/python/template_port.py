@@ -21,6 +21,7 @@ import bisect
 import re
 import unicodedata
 
+from char_class import is_invisible_format
 from port_errors import PortError
 
 # --------------------------------------------------------------------------
@@ -69,41 +70,6 @@ def is_control(c):
 def is_separator(c):
     """Whitespace and control characters separate tokens."""
     return c in WHITESPACE or is_control(c)
-
-
-_INVISIBLE_RANGES = (
-    (0xAD, 0xAD),
-    (0x34F, 0x34F),
-    (0x61C, 0x61C),
-    (0x115F, 0x1160),
-    (0x17B4, 0x17B5),
-    (0x180B, 0x180F),
-    (0x200B, 0x200F),
-    (0x202A, 0x202E),
-    (0x2060, 0x206F),
-    (0x3164, 0x3164),
-    (0xFE00, 0xFE0F),
-    (0xFEFF, 0xFEFF),
-    (0xFFA0, 0xFFA0),
-    (0xFFF9, 0xFFFB),
-    (0x110BD, 0x110BD),
-    (0x110CD, 0x110CD),
-    (0x13430, 0x1343F),
-    (0x1BCA0, 0x1BCA3),
-    (0x1D173, 0x1D17A),
-    (0xE0001, 0xE0001),
-    (0xE0020, 0xE007F),
-    (0xE0100, 0xE01EF),
-)
-
-
-def is_invisible_format(c):
-    """char_class::is_invisible_format: format characters that show nothing."""
-    o = ord(c)
-    for low, high in _INVISIBLE_RANGES:
-        if low <= o <= high:
-            return True
-    return False
 
 
 # The characters of Unicode's Other_Alphabetic property that are not

@@ -47,6 +47,8 @@ import unicodedata
 from bisect import bisect_right
 
 import port_errors
+from char_class import LINE_BREAKS as _LINE_BREAKS
+from char_class import is_invisible_format
 
 STRIPPED = "[STRIPPED]"
 
@@ -61,37 +63,10 @@ _WS_CLASS = (
     "\\t\\n\\x0b\\x0c\\r \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029"
     "\\u202f\\u205f\\u3000"
 )
-_LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
-_INVISIBLE_SINGLES = frozenset(
-    chr(c)
-    for c in (0xAD, 0x34F, 0x61C, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164,
-              0xFEFF, 0xFFA0, 0x110BD, 0x110CD, 0xE0001)
-)
-_INVISIBLE_RANGES = (
-    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F),
-    (0xFE00, 0xFE0F), (0xFFF9, 0xFFFB), (0x13430, 0x1343F), (0x1BCA0, 0x1BCA3),
-    (0x1D173, 0x1D17A), (0xE0020, 0xE007F), (0xE0100, 0xE01EF),
-)
 
 
 def is_whitespace(c):
     return c in _WHITESPACE
-
-
-def is_line_break(c):
-    return c in _LINE_BREAKS
-
-
-def is_invisible_format(c):
-    if c in _INVISIBLE_SINGLES:
-        return True
-    o = ord(c)
-    if o < 0x180B:
-        return False
-    for lo, hi in _INVISIBLE_RANGES:
-        if lo <= o <= hi:
-            return True
-    return False
 
 
 def is_control(c):
