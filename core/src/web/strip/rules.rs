@@ -104,8 +104,6 @@ pub type Original = fn(&str) -> bool;
 
 pub struct Rule {
     pub label: Label,
-    /// The names of its code checks, for [`table`].
-    pub checks: [Option<&'static str>; 3],
     pub regex: Regex,
     /// What must come right after a match (its words are not part of the
     /// marker and stay): `SYSTEM:` is a fake header only before an order.
@@ -271,9 +269,9 @@ pub fn table() -> Vec<RuleData> {
             label: rule.label,
             pattern: rule.regex.as_str().to_owned(),
             then: rule.then.map(|then| then.as_str().to_owned()),
-            follow: rule.checks[0],
-            precede: rule.checks[1],
-            original: rule.checks[2],
+            follow: rule.follow.map(check_name),
+            precede: rule.precede.map(check_name),
+            original: rule.original.map(check_name),
         })
         .collect()
 }
@@ -874,11 +872,6 @@ pub fn rules() -> Vec<Rule> {
         .into_iter()
         .map(|spec| Rule {
             label: spec.label,
-            checks: [
-                spec.follow.map(check_name),
-                spec.precede.map(check_name),
-                spec.original.map(check_name),
-            ],
             regex: compile(&spec.pattern),
             then: spec.then.map(|then| compile(&format!("^(?:{then})"))),
             follow: spec.follow,
