@@ -2,8 +2,10 @@
 # Long fuzzing run over every cargo-fuzz target, for the nightly CI job and
 # for a maintainer by hand:
 #
-#   bash fuzz/nightly.sh [SECONDS] [--merge] [--upstream]
+#   bash fuzz/nightly.sh [SECONDS] [--merge] [--upstream] [TARGET...]
 #
+# TARGET names limit the run to those targets (default: every target of
+# `cargo fuzz list`); a name that is no target is refused before any run.
 # --upstream also runs the differential targets of fuzz-upstream/ (agentfence
 # against lean-ctx, prompty and agentsec-core) through
 # fuzz-upstream/nightly.sh, after the others; their rows join the table.
@@ -27,11 +29,14 @@ cd "$(dirname "$0")/.."
 seconds="${FUZZ_SECONDS:-300}"
 merge=0
 upstream=0
+chosen=()
+usage="usage: bash fuzz/nightly.sh [SECONDS] [--merge] [--upstream] [TARGET...]"
 for arg in "$@"; do
     case "$arg" in
         --merge) merge=1 ;;
         --upstream) upstream=1 ;;
-        ''|*[!0-9]*) echo "usage: bash fuzz/nightly.sh [SECONDS] [--merge] [--upstream]" >&2; exit 2 ;;
+        -*|'') echo "$usage" >&2; exit 2 ;;
+        *[!0-9]*) chosen+=("$arg") ;;
         *) seconds="$arg" ;;
     esac
 done
@@ -53,6 +58,16 @@ echo "fuzzing: $mode, ${seconds}s per target, $("${fuzz[@]}" --version)"
 
 targets=$(cargo fuzz list)
 [ -n "$targets" ] || { echo "cargo fuzz list found no target" >&2; exit 1; }
+if [ "${#chosen[@]}" -gt 0 ]; then
+    for name in "${chosen[@]}"; do
+        grep -qx -- "$name" <<<"$targets" || {
+            echo "no fuzz target named '$name'; the targets are:" $targets >&2
+            echo "$usage" >&2
+            exit 2
+        }
+    done
+    targets="${chosen[*]}"
+fi
 
 # The stat of the last libFuzzer status line ("#N DONE cov: C ft: F corp: U/S ...").
 status_field() { grep -E '^#[0-9]+' "$1" | tail -n 1 | grep -oE "$2: [0-9]+" | grep -oE '[0-9]+$' || echo "?"; }

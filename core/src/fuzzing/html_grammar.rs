@@ -128,11 +128,11 @@ fn spell(out: &mut String, c: char, way: u8) {
     }
 }
 
-/// `words` as a page might spell them, and whether several ways of
-/// spelling were mixed in one marker (see [`known_gap_mixed_spellings`]):
-/// plain; one way for every character and one gap for every space; or a
-/// way per character and a gap per space.
-fn spelled(u: &mut Unstructured<'_>, words: &str) -> Result<(String, bool)> {
+/// `words` as a page might spell them: plain; one way for every character
+/// and one gap for every space; or a way per character and a gap per space
+/// (fullwidth, zero-width, entities and capitals mixed in one phrase, which
+/// once survived the strip layer: `corpus/strip_html/crash-mixed-spellings`).
+fn spelled(u: &mut Unstructured<'_>, words: &str) -> Result<String> {
     let mut out = String::new();
     let mode = u.int_in_range(0..=2)?;
     let (way, gap) = (u.int_in_range(0..=8)?, *u.choose(GAPS)?);
@@ -145,17 +145,7 @@ fn spelled(u: &mut Unstructured<'_>, words: &str) -> Result<(String, bool)> {
             _ => spell(&mut out, c, u.int_in_range(0..=8)?),
         }
     }
-    Ok((out, mode == 2))
-}
-
-/// Known gap, open: a marker spelled several ways at once (fullwidth and
-/// zero-width letters, entities and capitals mixed within one phrase,
-/// `IgｎoｒE\u{200b} all\u{200b} p\u{200b}re…&#105;&#x6e;s…`) can
-/// survive the strip layer, which handles each spelling alone. Found by
-/// this target; the "marker gone" check skips such plantings until the
-/// normalization handles the mix. The other checks still run on them.
-pub fn known_gap_mixed_spellings(mixed: bool) -> bool {
-    mixed
+    Ok(out)
 }
 
 /// A marker planted in a page: its label and its words as spelled.
@@ -163,9 +153,6 @@ pub fn known_gap_mixed_spellings(mixed: bool) -> bool {
 pub struct Planted {
     pub label: &'static str,
     pub spelled: String,
-    /// Planted in a way the layer is known to miss, so the "marker gone"
-    /// check skips it: [`known_gap_mixed_spellings`].
-    pub known_gap: bool,
 }
 
 /// A marker in one of the carriers a page hides text in.
@@ -198,15 +185,11 @@ pub fn page(u: &mut Unstructured<'_>) -> Result<(String, Vec<Planted>)> {
     for _ in 0..u.int_in_range(1..=8)? {
         if u.ratio(1, 2)? {
             let &(label, before, words, after) = u.choose(SEED_MARKERS)?;
-            let (spelled, mixed) = spelled(u, words)?;
+            let spelled = spelled(u, words)?;
             let whole = format!("{before}{spelled}{after}");
             let text = carrier(u, &whole)?;
             html.push_str(&text);
-            planted.push(Planted {
-                label,
-                spelled,
-                known_gap: known_gap_mixed_spellings(mixed),
-            });
+            planted.push(Planted { label, spelled });
         } else {
             html.push_str(u.choose(OPEN_TAGS)?);
             html.push_str(u.choose(PROSE)?);
