@@ -181,43 +181,71 @@ pub fn diff_chat(data: &[u8], upstream: ChatFn) {
 /// (`agentsec_core::web::sanitize::regex_layer::strip`).
 pub type StripFn = fn(&str) -> (String, Vec<String>);
 
-/// The letters, digits and punctuation the clean domain is made of: no
-/// letter of any of upstream's 16 markers (`ignore all previous
-/// instructions`, `<|system|>`, …) in either case, and none of `<>&#|[]`
-/// that open markup, references or tokens.
-const CLEAN: &[u8] = b"jkqxzJKQXZ0123456789 .,;:!?'\"()-+*/=%\n\t";
+/// The words filler text is made of: no letter of any of upstream's 16
+/// markers (`ignore all previous instructions`, `<|system|>`, …) in either
+/// case, and none of `<>&#|[]` that open markup, references or tokens, so
+/// no reading of filler (leetspeak included) spells a marker.
+const FILLER: &[&str] = &["jazz", "quiz", "Zq", "kj", "xx", "42", "7", "0x1f", "z-k", "(jq)"];
 
-/// Divergence rule: outside the clean domain the two disagree by design
-/// (agentfence normalizes spacing, entities, invisible and look-alike
-/// characters and needs word boundaries; upstream matches exact bytes).
-/// Pinned by web-1017 to web-1035 (spacing), web-1048 to web-1063
-/// (references, invisible characters). The generator stays inside it;
-/// this rule guards the replay of any corpus file.
-pub fn outside_clean_domain(text: &str) -> bool {
-    !text.bytes().all(|b| CLEAN.contains(&b))
+/// Text of filler words and upstream's 16 markers in any ASCII case, each
+/// token set apart by a blank or clause punctuation (both sides need
+/// nothing more to see a marker as one).
+fn strip_text(u: &mut Unstructured<'_>) -> Result<String> {
+    let markers = &web_strip::rules::LABELS[..16];
+    let mut out = String::new();
+    for _ in 0..u.int_in_range(0..=24)? {
+        if u.ratio(1, 4)? {
+            let marker = u.choose(markers)?;
+            out.push_str(&super::chat_grammar::ascii_case(marker, u.arbitrary()?));
+        } else {
+            out.push_str(u.choose(FILLER)?);
+        }
+        out.push_str(u.choose(&[" ", " ", "\n", ", ", ". ", "! ", "\n\n", "\t"])?);
+    }
+    Ok(out)
 }
 
-/// Web strip: on clean text both layers leave the text unchanged and
-/// report nothing.
+/// Divergence rule: upstream strips `you are now` and `<!-- system`
+/// wherever they stand, agentfence only in an attack context (a persona
+/// after it, a directive comment), since both are ordinary prose ("You are
+/// now subscribed", "<!-- System requirements -->"). Pinned by web-1189,
+/// web-1190, web-1191, web-1192, web-1199.
+pub fn needs_attack_context(marker: &str) -> bool {
+    marker.eq_ignore_ascii_case("you are now") || marker.eq_ignore_ascii_case("<!-- system")
+}
+
+/// Web strip: agentfence strips every marker upstream strips (but the two
+/// of [`needs_attack_context`]), so upstream finds no other marker in
+/// agentfence's output; on text where upstream finds nothing (filler
+/// alone), agentfence changes nothing either.
 pub fn diff_strip(data: &[u8], upstream: StripFn) {
-    let text: String = data
-        .iter()
-        .map(|&b| char::from(CLEAN[usize::from(b) % CLEAN.len()]))
-        .collect();
-    if outside_clean_domain(&text) {
+    let mut u = Unstructured::new(data);
+    let Ok(text) = strip_text(&mut u) else {
+        return;
+    };
+    let ours = web_strip::strip(&text);
+    let (_, theirs) = upstream(&text);
+    if theirs.is_empty() {
+        assert_eq!(
+            (ours.text.as_str(), ours.removed_patterns.len()),
+            (text.as_str(), 0),
+            "agentfence changed {text:?}, where upstream found no marker"
+        );
         return;
     }
-    let ours = web_strip::strip(&text);
-    let theirs = upstream(&text);
-    assert_eq!(
-        (ours.text.as_str(), ours.removed_patterns.len()),
-        (text.as_str(), 0),
-        "agentfence changed clean text {text:?}"
-    );
-    assert_eq!(
-        (theirs.0.as_str(), theirs.1.len()),
-        (text.as_str(), 0),
-        "upstream changed clean text {text:?}"
+    if theirs.iter().any(|marker| !needs_attack_context(marker)) {
+        assert!(
+            !ours.removed_patterns.is_empty(),
+            "upstream stripped {theirs:?} from {text:?}, agentfence nothing"
+        );
+    }
+    // Without the `[STRIPPED]` tokens, which agentfence standing in for
+    // upstream (the corpus replay) would report as planted.
+    let (_, left) = upstream(&ours.text.replace(web_strip::STRIPPED, " "));
+    assert!(
+        left.iter().all(|marker| needs_attack_context(marker)),
+        "upstream still finds {left:?} in agentfence's output {:?} of {text:?}",
+        ours.text
     );
 }
 
