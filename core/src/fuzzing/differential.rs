@@ -73,13 +73,24 @@ pub fn may_reach_the_cut(message: &str) -> bool {
     bound > 160
 }
 
+/// Divergence rule: lean-ctx pairs any two apostrophes as a quote, those
+/// of contractions included (`couldn't, wasn't` becomes `couldn ‹str› t`);
+/// agentfence opens a quote only after a non-alphanumeric character.
+/// Pinned by template-0038, template-0042, template-0043.
+pub fn holds_two_apostrophes(message: &str) -> bool {
+    message.matches('\'').nth(1).is_some()
+}
+
 /// Failure templates: agentfence and lean-ctx give the same template.
 pub fn diff_template(data: &[u8], upstream: TemplateFn) {
     let mut u = Unstructured::new(data);
     let Ok(message) = template_message(&mut u) else {
         return;
     };
-    if holds_word_outside_vocabulary(&message) || may_reach_the_cut(&message) {
+    if holds_word_outside_vocabulary(&message)
+        || may_reach_the_cut(&message)
+        || holds_two_apostrophes(&message)
+    {
         return;
     }
     let ours = message_template(&message);
