@@ -1039,6 +1039,11 @@ def _carrier_label(text, carrier):
         inner = _decode_run(inner)
         if inner is None:
             return None
+    if kind == _COMMENT:
+        # Comments do not nest: a "<!--" inside one is text, and read as an
+        # opener it would hide the rest of the comment from the rules.
+        # Blanked to the same length, so the view's origins still index it.
+        inner = inner.replace("<!--", "    ")
     view = normalize(inner)
     if kind == _COMMENT and _is_system_comment(view.text):
         return SEED_COMMENT_SYSTEM

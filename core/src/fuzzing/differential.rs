@@ -196,7 +196,9 @@ pub type StripFn = fn(&str) -> (String, Vec<String>);
 /// markers (`ignore all previous instructions`, `<|system|>`, …) in either
 /// case, and none of `<>&#|[]` that open markup, references or tokens, so
 /// no reading of filler (leetspeak included) spells a marker.
-const FILLER: &[&str] = &["jazz", "quiz", "Zq", "kj", "xx", "42", "7", "0x1f", "z-k", "(jq)"];
+const FILLER: &[&str] = &[
+    "jazz", "quiz", "Zq", "kj", "xx", "42", "7", "0x1f", "z-k", "(jq)",
+];
 
 /// Text of filler words and upstream's 16 markers in any ASCII case, each
 /// token set apart by a blank or clause punctuation (both sides need
