@@ -194,12 +194,31 @@ pub type StripFn = fn(&str) -> (String, Vec<String>);
 
 /// The words filler text is made of: no letter of any of upstream's 16
 /// markers (`ignore all previous instructions`, `<|system|>`, …) in either
-/// case, and none of `<>&#|[]` that open markup, references or tokens, so
-/// no reading of filler (leetspeak included) spells a marker.
+/// case, so no reading of filler (leetspeak included) spells a marker;
+/// and markup that upstream reads as plain text, which the strip layer
+/// parses (comments, hidden elements, tags, references): a `<!--` before
+/// a marker once hid it from the layer (web-1288).
 const FILLER: &[&str] = &[
-    "jazz", "quiz", "Zq", "kj", "xx", "42", "7", "0x1f", "z-k", "(jq)",
+    "jazz",
+    "quiz",
+    "Zq",
+    "kj",
+    "xx",
+    "42",
+    "7",
+    "0x1f",
+    "z-k",
+    "(jq)",
+    "<!--",
+    "-->",
+    "<b>",
+    "</b>",
+    "<p hidden>",
+    "</p>",
+    "<br>",
+    "&amp;",
+    "&#x7a;",
 ];
-
 /// Text of filler words and upstream's 16 markers in any ASCII case, each
 /// token set apart by a blank or clause punctuation (both sides need
 /// nothing more to see a marker as one).
