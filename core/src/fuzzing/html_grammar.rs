@@ -157,10 +157,14 @@ pub struct Planted {
 
 /// A marker in one of the carriers a page hides text in.
 fn carrier(u: &mut Unstructured<'_>, whole: &str) -> Result<String> {
-    let kind = u.int_in_range(0..=7)?;
+    let kind = u.int_in_range(0..=9)?;
     let text = match kind {
         0 | 1 => format!("{}{whole}{}", u.choose(OPEN_TAGS)?, u.choose(CLOSE_TAGS)?),
         2 => format!("<!-- {whole} -->"),
+        // Comments do not nest; a `<!--` inside one once hid the marker
+        // after it (web-1288). An unclosed one runs to the end of the page.
+        8 => format!("<!-- a <!-- {whole} -->"),
+        9 => format!("<!-- {whole}"),
         3 => format!("<div style=\"display:none\">{whole}</div>"),
         4 => format!("<span hidden>{whole}</span>"),
         5 => format!("<p aria-hidden=\"true\" style=\"font-size:0\">{whole}</p>"),
