@@ -9,8 +9,8 @@
 # --no-lean-ctx builds without lean-ctx (the half-hour part of the build)
 # and runs diff_chat and diff_strip only.
 # Builds into $CARGO_TARGET_DIR (default /work/target-upstream where it
-# exists, else fuzz-upstream/target): the first build takes about half an
-# hour (lean-ctx); cache that directory in CI. Stable Rust without a
+# exists, else fuzz-upstream/target): the first build took 53 minutes here,
+# most of it lean-ctx; cache that directory in CI. Stable Rust without a
 # sanitizer (`-s none`) unless FUZZ_SANITIZER=address and nightly works.
 # Prints one table row per target ("| target | execs | exec/s | ... |") and
 # exits non-zero when a target disagreed (crashed) or failed to build.

@@ -219,6 +219,7 @@ const FILLER: &[&str] = &[
     "&amp;",
     "&#x7a;",
 ];
+
 /// Text of filler words and upstream's 16 markers in any ASCII case, each
 /// token set apart by a blank or clause punctuation (both sides need
 /// nothing more to see a marker as one).
