@@ -13,7 +13,7 @@
 use unicode_normalization::UnicodeNormalization;
 
 use super::Role;
-use crate::char_class::{is_invisible_format, is_line_break_but_lf};
+use crate::char_class::{find_line_break, is_invisible_format, is_line_break_but_lf};
 
 /// Characters a reader may drop: invisible format characters and controls.
 fn is_invisible(c: char) -> bool {
@@ -50,24 +50,6 @@ fn holds_colon_like(line: &str) -> bool {
         found | matches!(b, 0xCB | 0xD6 | 0xD7 | 0xE2 | 0xEA | 0xEF)
     });
     might && line.contains(is_colon_like)
-}
-
-/// Whether `line` holds a line break other than `\n`, by bytes: the ASCII
-/// ones (`0B 0C 0D 1C 1D 1E`), NEL (`C2 85`), U+2028 and U+2029
-/// (`E2 80 A8`, `E2 80 A9`). A fold finds whether any candidate byte is
-/// there at all; only then are the candidates checked.
-fn holds_break_but_lf(line: &str) -> bool {
-    let bytes = line.as_bytes();
-    let candidate = |b: u8| matches!(b, 0x0B..=0x0D | 0x1C..=0x1E | 0xC2 | 0xE2);
-    if !bytes.iter().fold(false, |found, &b| found | candidate(b)) {
-        return false;
-    }
-    bytes.iter().enumerate().any(|(at, &b)| match b {
-        0x0B..=0x0D | 0x1C..=0x1E => true,
-        0xC2 => bytes.get(at + 1) == Some(&0x85),
-        0xE2 => matches!(bytes.get(at + 1..at + 3), Some([0x80, 0xA8 | 0xA9])),
-        _ => false,
-    })
 }
 
 /// A tag character (U+E0020..U+E007E) as the ASCII character it mirrors:
@@ -129,7 +111,7 @@ pub(crate) fn reads_as_marker(line: &str) -> bool {
             || (has_tag(segment) && reads_as_marker_as_written(segment, Tags::AsAscii))
     };
     // Without such a break every reader sees the same one line: read it once.
-    if !holds_break_but_lf(line) {
+    if find_line_break(line, is_line_break_but_lf).is_none() {
         return reads(line);
     }
     READERS.iter().any(|splits| line.split(splits).any(reads))
@@ -282,7 +264,7 @@ mod tests {
     }
 
     #[test]
-    fn byte_scans_agree_with_the_char_predicates() {
+    fn colon_byte_scan_agrees_with_the_char_predicate() {
         for line in [
             "",
             "a:b",
@@ -305,15 +287,9 @@ mod tests {
                 line.contains(is_colon_like),
                 "{line:?}"
             );
-            assert_eq!(
-                holds_break_but_lf(line),
-                line.contains(is_line_break_but_lf),
-                "{line:?}"
-            );
             for c in line.chars() {
                 let one = c.to_string();
                 assert_eq!(holds_colon_like(&one), is_colon_like(c), "{c:?}");
-                assert_eq!(holds_break_but_lf(&one), is_line_break_but_lf(c), "{c:?}");
             }
         }
         // Every char of the planes the predicates touch, one by one.
@@ -321,7 +297,6 @@ mod tests {
             if let Some(c) = char::from_u32(code) {
                 let one = c.to_string();
                 assert_eq!(holds_colon_like(&one), is_colon_like(c), "{c:?}");
-                assert_eq!(holds_break_but_lf(&one), is_line_break_but_lf(c), "{c:?}");
             }
         }
     }

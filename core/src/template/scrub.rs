@@ -10,7 +10,7 @@ use smallvec::SmallVec;
 
 use super::vocabulary::Vocabulary;
 use super::{MAX_INPUT_CHARS, MAX_TEMPLATE_CHARS, PLACEHOLDERS, Placeholder};
-use crate::char_class::{is_invisible_format, is_line_break};
+use crate::char_class::{find_line_break, is_invisible_format, is_line_break};
 
 /// Punctuation that frames a token without being part of it. `…` is here so
 /// that a truncated template, whose last word carries it, is a fixed point.
@@ -187,7 +187,7 @@ fn skip_csi(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
 fn first_line(message: &str) -> Option<&str> {
     let mut rest = message;
     loop {
-        let (line, next) = match line_end(rest) {
+        let (line, next) = match find_line_break(rest, is_line_break) {
             Some((end, len)) => (&rest[..end], Some(&rest[end + len..])),
             None => (rest, None),
         };
@@ -197,34 +197,6 @@ fn first_line(message: &str) -> Option<&str> {
         }
         rest = next?;
     }
-}
-
-/// Where the first line break of `text` is, and its length in bytes: a
-/// byte scan, since every message passes here (the breaks are those of
-/// [`is_line_break`]: ASCII controls, NEL `C2 85`, U+2028/9 `E2 80 A8/9`).
-fn line_end(text: &str) -> Option<(usize, usize)> {
-    let bytes = text.as_bytes();
-    let might_break = |b: u8| (b < 0x20) | (b == 0xC2) | (b == 0xE2);
-    // Whole chunks without a candidate byte are skipped with a fold that
-    // compiles to vector code; the chunk that has one is scanned exactly.
-    let mut at = bytes
-        .chunks(16)
-        .take_while(|chunk| !chunk.iter().fold(false, |any, &b| any | might_break(b)))
-        .map(<[u8]>::len)
-        .sum::<usize>();
-    while at < bytes.len() {
-        let b = bytes[at];
-        if might_break(b) {
-            let c = text[at..].chars().next()?;
-            if is_line_break(c) {
-                return Some((at, c.len_utf8()));
-            }
-            at += c.len_utf8();
-        } else {
-            at += 1;
-        }
-    }
-    None
 }
 
 /// At most [`MAX_INPUT_CHARS`] chars of `line`. When the line is longer, the
