@@ -13,9 +13,9 @@ use arbitrary::Unstructured;
 pub mod differential;
 mod fetch_mock;
 mod html_grammar;
+mod template_grammar;
 
 pub use html_grammar::SEED_MARKERS;
-mod template_grammar;
 
 use crate::chat::{self, ChatError, Context, Message, NONCE_KEY, Role};
 use crate::template::{Scrubber, check_contract};

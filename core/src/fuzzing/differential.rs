@@ -224,11 +224,10 @@ const FILLER: &[&str] = &[
 /// token set apart by a blank or clause punctuation (both sides need
 /// nothing more to see a marker as one).
 fn strip_text(u: &mut Unstructured<'_>) -> Result<String> {
-    let markers = &web_strip::rules::LABELS[..16];
     let mut out = String::new();
     for _ in 0..u.int_in_range(0..=24)? {
         if u.ratio(1, 4)? {
-            let marker = u.choose(markers)?;
+            let marker = u.choose(web_strip::rules::SEED_LABELS)?;
             out.push_str(&super::chat_grammar::ascii_case(marker, u.arbitrary()?));
         } else {
             out.push_str(u.choose(FILLER)?);

@@ -81,6 +81,9 @@ pub const LABELS: &[Label] = &[
     PLANTED_MARKER,
 ];
 
+/// agentsec-core's 16 markers: the first labels of [`LABELS`].
+pub const SEED_LABELS: &[Label] = LABELS.split_at(16).0;
+
 /// A check on the view after a match: the match stands only if it holds.
 pub type Follow = fn(&str) -> bool;
 
