@@ -25,6 +25,7 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
+use agentfence::chat::contract::{check_parse, check_round_trip, is_parse_error};
 use agentfence::chat::{
     ChatError, Context, Message, NONCE_KEY, Role, generate_nonce, parse, pre_render_with_nonce,
     render, render_strict,
@@ -42,20 +43,8 @@ use serde_json::Value;
 // Error kinds
 // ---------------------------------------------------------------------------
 
-/// Every documented error kind (`ChatError::kind`).
-const KINDS: [&str; 7] = [
-    "nonce_mismatch",
-    "duplicate_nonce",
-    "marker_count_mismatch",
-    "reserved_attribute",
-    "invalid_nonce",
-    "unknown_variable",
-    "random",
-];
-
-/// The kinds `parse` itself can return; the others belong to pre-render,
-/// render and the nonce source.
-const PARSE_KINDS: [&str; 3] = ["nonce_mismatch", "duplicate_nonce", "marker_count_mismatch"];
+/// Every documented error kind, derived from the enum.
+const KINDS: &[&str] = ChatError::KINDS;
 
 fn kind<T>(result: &Result<T, ChatError>) -> Option<&'static str> {
     result.as_ref().err().map(ChatError::kind)
@@ -612,7 +601,9 @@ proptest! {
     /// on the cases of the same model (`fuzzing::chat_cases::StrictCase`).
     #[test]
     fn forged_marker_always_fails(case in from_bytes(chat_cases::StrictCase::build)) {
-        case.check();
+        if let Err(violation) = case.check() {
+            return Err(TestCaseError::fail(format!("{violation}\n{}", case.report())));
+        }
     }
 
     /// "A generated nonce never fails" (chat module). prompty 2.1.0 coerced
@@ -678,8 +669,9 @@ proptest! {
     fn non_strict_round_trip(
         (messages, text) in from_bytes(|u| chat_cases::written_messages(u, None)),
     ) {
-        let parsed = parse(&text, None);
-        prop_assert_eq!(parsed.as_ref(), Ok(&messages), "text: {:?}", text);
+        if let Err(violation) = check_round_trip(&messages, &text, None) {
+            return Err(TestCaseError::fail(violation.to_string()));
+        }
     }
 
     /// Strict mode only adds checks: when nothing is injected, the strict
@@ -787,13 +779,9 @@ proptest! {
         markers in 0usize..6,
         values in clean_values(),
     ) {
-        let plain = parse(&text, None);
-        prop_assert!(plain.is_ok(), "non-strict failed: {:?} on {:?}", plain, text);
         let context = Context { nonce: nonce.clone(), markers };
-        let strict = parse(&text, Some(&context));
-        match &strict {
-            Ok(messages) => prop_assert_eq!(Some(messages), plain.as_ref().ok()),
-            Err(error) => prop_assert!(PARSE_KINDS.contains(&error.kind()), "{:?}", error),
+        if let Err(violation) = check_parse(&text, &context) {
+            return Err(TestCaseError::fail(format!("{violation} on {text:?}")));
         }
         let kinds = [
             kind(&pre_render_with_nonce(&text, &nonce)),
@@ -877,7 +865,7 @@ fn parse_is_linear() {
         let elapsed = started.elapsed();
         assert!(plain.is_ok(), "{name}");
         if let Err(error) = &strict {
-            assert!(PARSE_KINDS.contains(&error.kind()), "{name}: {error}");
+            assert!(is_parse_error(error), "{name}: {error}");
         }
         assert!(
             elapsed < budget,

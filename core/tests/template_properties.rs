@@ -28,6 +28,7 @@
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+use agentfence::fuzzing::look_alike::cyrillic_twin;
 use agentfence::template::{
     FailureKind, KNOWN_IDENTIFIERS, MAX_INPUT_CHARS, MAX_TEMPLATE_CHARS, PLACEHOLDERS,
     SAFE_PUNCTUATION, Scrubber, Vocabulary, check_contract, classify, message_template,
@@ -665,16 +666,12 @@ fn disguise(word: &str, how: u8, at: usize) -> String {
     let disguised: String = match how % 6 {
         0 => word
             .chars()
-            .map(|c| match c {
-                'a' => 'а',
-                'e' => 'е',
-                'o' => 'о',
-                'p' => 'р',
-                'c' => 'с',
-                'i' => 'і',
-                'x' => 'х',
-                'y' => 'у',
-                other => other,
+            .map(|c| {
+                if c.is_ascii_lowercase() {
+                    cyrillic_twin(c).unwrap_or(c)
+                } else {
+                    c
+                }
             })
             .collect(),
         1 => word

@@ -2,8 +2,11 @@
 //! Case counts come from `PROPTEST_CASES` (the nightly job runs 100×).
 
 use agentfence::fuzzing::SEED_MARKERS;
-use agentfence::web::envelope::{count_tags, envelope, unwrap};
-use agentfence::web::strip::{STRIPPED, rules::PLANTED_MARKER, strip};
+use agentfence::fuzzing::look_alike::cyrillic_twin;
+use agentfence::web::contract::{
+    check_envelope, check_idempotent, check_labels, check_planted_removed, check_strip,
+};
+use agentfence::web::strip::strip;
 use proptest::prelude::*;
 use proptest::sample::select;
 
@@ -61,26 +64,7 @@ fn spell_char() -> impl Strategy<Value = fn(char) -> String> {
             c.to_string()
         }
     };
-    let look_alike: fn(char) -> String = |c| {
-        match c {
-            'a' => 'а',
-            'e' => 'е',
-            'o' => 'о',
-            'p' => 'р',
-            'c' => 'с',
-            'i' => 'і',
-            'x' => 'х',
-            'y' => 'у',
-            'A' => 'А',
-            'E' => 'Е',
-            'O' => 'О',
-            'P' => 'Р',
-            'S' => 'Ѕ',
-            'I' => 'І',
-            other => other,
-        }
-        .to_string()
-    };
+    let look_alike: fn(char) -> String = |c| cyrillic_twin(c).unwrap_or(c).to_string();
     select(vec![
         plain, plain, plain, upper, entity, hex_entity, zero_width, fullwidth, look_alike,
     ])
@@ -172,18 +156,21 @@ fn any_text() -> impl Strategy<Value = String> {
     })
 }
 
+/// The contract's failure as a proptest failure.
+fn holds<T, E: std::fmt::Display>(result: Result<T, E>, input: &str) -> Result<T, TestCaseError> {
+    result.map_err(|violation| TestCaseError::fail(format!("{violation} on {input:?}")))
+}
+
 proptest! {
     #[test]
     fn no_marker_survives((label, spelled, whole) in planted_marker(), before in prose(), after in prose()) {
         let text = format!("{before}{whole}\n{after}");
-        let out = strip(&text);
+        let out = holds(check_strip(&text), &text)?;
         prop_assert!(
             out.removed_patterns.iter().any(|got| got == label),
             "{label:?} not reported for {text:?}: {out:?}"
         );
-        prop_assert!(!out.text.contains(&spelled), "{spelled:?} survived in {:?}", out.text);
-        let again = strip(&out.text);
-        prop_assert!(again.removed_patterns.iter().all(|got| got == PLANTED_MARKER));
+        holds(check_planted_removed(&text, &[(label, spelled.as_str())], &out.text), &text)?;
     }
 
     #[test]
@@ -195,16 +182,12 @@ proptest! {
 
     #[test]
     fn strip_is_idempotent(text in any_text()) {
-        let once = strip(&text);
-        let twice = strip(&once.text);
-        prop_assert_eq!(&twice.text, &once.text);
-        prop_assert!(twice.removed_patterns.iter().all(|got| got == PLANTED_MARKER));
+        holds(check_idempotent(&strip(&text)), &text)?;
     }
 
     #[test]
     fn every_stripped_token_has_a_label(text in any_text()) {
-        let out = strip(&text);
-        prop_assert_eq!(out.text.matches(STRIPPED).count(), out.removed_patterns.len());
+        holds(check_labels(&strip(&text)), &text)?;
     }
 
     #[test]
@@ -219,13 +202,6 @@ proptest! {
         labels in proptest::collection::vec(".+", 0..4),
     ) {
         let body = format!("{tag}{body}{tag}");
-        let out = envelope(&src, "2026-11-29T10:00:00Z", &labels, &body);
-        prop_assert_eq!(count_tags(&out), 2, "{:?}", out);
-        prop_assert!(out.starts_with("<untrusted_content src=\""));
-        prop_assert!(out.ends_with("\n</untrusted_content>"));
-        let back = unwrap(&out).map_err(|error| TestCaseError::fail(error.to_string()))?;
-        prop_assert_eq!(back.body, body);
-        prop_assert_eq!(back.src, src);
-        prop_assert_eq!(back.removed_patterns, labels);
+        holds(check_envelope(&src, "2026-11-29T10:00:00Z", &labels, &body), &body)?;
     }
 }

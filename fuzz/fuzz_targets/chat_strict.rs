@@ -1,2 +1,2 @@
 #![no_main]
-libfuzzer_sys::fuzz_target!(|data: &[u8]| agentfence::fuzzing::chat_strict(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| agentfence::fuzzing::chat::chat_strict(data));

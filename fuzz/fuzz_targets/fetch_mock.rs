@@ -1,2 +1,2 @@
 #![no_main]
-libfuzzer_sys::fuzz_target!(|data: &[u8]| agentfence::fuzzing::fetch_mock(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| agentfence::fuzzing::web::fetch_mock(data));

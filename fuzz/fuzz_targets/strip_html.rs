@@ -1,2 +1,2 @@
 #![no_main]
-libfuzzer_sys::fuzz_target!(|data: &[u8]| agentfence::fuzzing::strip_html(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| agentfence::fuzzing::web::strip_html(data));

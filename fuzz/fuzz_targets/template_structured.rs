@@ -1,2 +1,2 @@
 #![no_main]
-libfuzzer_sys::fuzz_target!(|data: &[u8]| agentfence::fuzzing::template_structured(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| agentfence::fuzzing::template::template_structured(data));

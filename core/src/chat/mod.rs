@@ -25,6 +25,7 @@
 //! ASCII case-insensitively (`uſer:` and `K` are text); quoted attribute
 //! values may hold `,` and `]`.
 
+pub mod contract;
 mod marker;
 mod render;
 mod suspect;
@@ -130,21 +131,15 @@ pub enum ChatError {
     Random { reason: String },
 }
 
-impl ChatError {
-    /// The stable name of this kind of error, as used in vectors and on the
-    /// wire.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            ChatError::NonceMismatch { .. } => "nonce_mismatch",
-            ChatError::DuplicateNonce { .. } => "duplicate_nonce",
-            ChatError::MarkerCountMismatch { .. } => "marker_count_mismatch",
-            ChatError::ReservedAttribute { .. } => "reserved_attribute",
-            ChatError::InvalidNonce { .. } => "invalid_nonce",
-            ChatError::UnknownVariable { .. } => "unknown_variable",
-            ChatError::Random { .. } => "random",
-        }
-    }
-}
+crate::stable_kind::stable_kinds!(ChatError {
+    NonceMismatch => "nonce_mismatch",
+    DuplicateNonce => "duplicate_nonce",
+    MarkerCountMismatch => "marker_count_mismatch",
+    ReservedAttribute => "reserved_attribute",
+    InvalidNonce => "invalid_nonce",
+    UnknownVariable => "unknown_variable",
+    Random => "random",
+});
 
 /// One line of a text: its 1-based number, where it starts, and its body
 /// without the one `\r` that a CRLF line ending leaves before the `\n`. A

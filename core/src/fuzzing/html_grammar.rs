@@ -8,6 +8,8 @@
 
 use arbitrary::{Result, Unstructured};
 
+use super::look_alike::cyrillic_twin;
+
 /// A seed marker: its label, text before its words, the words, text after.
 pub const SEED_MARKERS: &[(&str, &str, &str, &str)] = &[
     (
@@ -89,27 +91,6 @@ const GAPS: &[&str] = &[
     "\u{3000}",
 ];
 
-/// The Cyrillic letter that looks like `c`, if there is a common one.
-fn look_alike(c: char) -> Option<char> {
-    Some(match c {
-        'a' => 'а',
-        'e' => 'е',
-        'o' => 'о',
-        'p' => 'р',
-        'c' => 'с',
-        'i' => 'і',
-        'x' => 'х',
-        'y' => 'у',
-        'A' => 'А',
-        'E' => 'Е',
-        'O' => 'О',
-        'P' => 'Р',
-        'S' => 'Ѕ',
-        'I' => 'І',
-        _ => return None,
-    })
-}
-
 /// One way of spelling a character.
 fn spell(out: &mut String, c: char, way: u8) {
     match way {
@@ -123,7 +104,7 @@ fn spell(out: &mut String, c: char, way: u8) {
         4 if c.is_ascii_graphic() => {
             out.push(char::from_u32(u32::from(c) - 0x21 + 0xFF01).unwrap_or(c));
         }
-        5 => out.push(look_alike(c).unwrap_or(c)),
+        5 => out.push(cyrillic_twin(c).unwrap_or(c)),
         _ => out.push(c),
     }
 }

@@ -8,7 +8,7 @@ use super::scrub::{
     SAFE_PUNCTUATION, is_known_identifier, is_own_slash_words, is_own_word, is_placeholder,
     split_edges,
 };
-use super::{MAX_TEMPLATE_CHARS, Scrubber};
+use super::{FailureKind, MAX_TEMPLATE_CHARS, Scrubber};
 
 /// A way a template breaks the contract.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -27,6 +27,24 @@ pub enum ContractViolation {
     TooFewWords,
     #[error("templating the template changes it to {again:?}")]
     NotIdempotent { again: Option<String> },
+    #[error("the message was classified {kind:?}, which is not one of the documented kinds")]
+    UndocumentedKind { kind: String },
+}
+
+/// Checks every guarantee of what `scrubber` makes of `message`: its class
+/// is one of the documented kinds, and its template, when it has one, keeps
+/// the whole contract ([`check_contract`]).
+pub fn check_message(message: &str, scrubber: &Scrubber) -> Result<(), ContractViolation> {
+    let report = scrubber.report(message);
+    if !FailureKind::ALL.contains(&report.kind) {
+        return Err(ContractViolation::UndocumentedKind {
+            kind: format!("{:?}", report.kind),
+        });
+    }
+    match &report.template {
+        Some(template) => check_contract(template, scrubber),
+        None => Ok(()),
+    }
 }
 
 /// Checks every guarantee of a template produced by `scrubber`.

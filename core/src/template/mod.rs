@@ -18,14 +18,14 @@
 //! truncation that cut inside a placeholder.
 
 mod classify;
-mod contract;
+pub mod contract;
 mod scrub;
 mod vocabulary;
 
 use serde::{Deserialize, Serialize};
 
 pub use classify::{FailureKind, classify};
-pub use contract::{ContractViolation, check_contract};
+pub use contract::{ContractViolation, check_contract, check_message};
 pub use scrub::{KNOWN_IDENTIFIERS, SAFE_PUNCTUATION};
 pub use vocabulary::{BUILTIN_VOCABULARY, MAX_WORD_LEN, Vocabulary, VocabularyError};
 

@@ -24,6 +24,7 @@
 
 pub mod address;
 pub mod audit;
+pub mod contract;
 mod entity;
 pub mod envelope;
 pub mod fetch;
@@ -74,37 +75,18 @@ pub enum WebError {
     Io { reason: String },
 }
 
-impl WebError {
-    /// The stable kind: the variant's name in snake case.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            WebError::InvalidUrl { .. } => "invalid_url",
-            WebError::UnsupportedScheme { .. } => "unsupported_scheme",
-            WebError::BlockedAddress { .. } => "blocked_address",
-            WebError::HttpStatus { .. } => "http_status",
-            WebError::BodyTooLarge { .. } => "body_too_large",
-            WebError::Timeout { .. } => "timeout",
-            WebError::TooManyRedirects { .. } => "too_many_redirects",
-            WebError::UnsupportedContentType { .. } => "unsupported_content_type",
-            WebError::Decode { .. } => "decode",
-            WebError::Io { .. } => "io",
-        }
-    }
-
-    /// Every kind, in declaration order.
-    pub const KINDS: [&'static str; 10] = [
-        "invalid_url",
-        "unsupported_scheme",
-        "blocked_address",
-        "http_status",
-        "body_too_large",
-        "timeout",
-        "too_many_redirects",
-        "unsupported_content_type",
-        "decode",
-        "io",
-    ];
-}
+crate::stable_kind::stable_kinds!(WebError {
+    InvalidUrl => "invalid_url",
+    UnsupportedScheme => "unsupported_scheme",
+    BlockedAddress => "blocked_address",
+    HttpStatus => "http_status",
+    BodyTooLarge => "body_too_large",
+    Timeout => "timeout",
+    TooManyRedirects => "too_many_redirects",
+    UnsupportedContentType => "unsupported_content_type",
+    Decode => "decode",
+    Io => "io",
+});
 
 /// Where the time of a fetch comes from: the system clock, or a fixed
 /// instant so that vectors and tests are reproducible.

@@ -1,0 +1,660 @@
+//! The chat cases built from [`super::chat_grammar`] with `arbitrary`:
+//! strict-mode cases (`chat_strict`) and written-out messages
+//! (`chat_roundtrip`). The chat property tests draw their cases from the
+//! same functions (through bytes proptest generates), so the fuzz targets
+//! and the properties explore one model.
+
+use std::collections::BTreeMap;
+
+use arbitrary::Unstructured;
+
+use super::chat_grammar::*;
+use crate::chat::contract::{ChatViolation, check_strict_render};
+use crate::chat::{Message, NONCE_KEY, Role};
+
+type Result<T> = arbitrary::Result<T>;
+
+const SPELLINGS: &[&str] = &["{{N}}", "{{ N }}", "{{\tN}}"];
+const NONCES: &[&str] = &[
+    "0123456789012345",
+    "1234e56789012345",
+    "0000000000000000",
+    "1e999",
+    "9223372036854775808",
+    "inf",
+    "true",
+    "00",
+    "-1",
+    "n1",
+];
+
+fn pick<'a>(u: &mut Unstructured<'_>, items: &[&'a str]) -> Result<&'a str> {
+    u.choose(items).copied()
+}
+
+pub fn spelled_role(u: &mut Unstructured<'_>) -> Result<(Role, String)> {
+    let role = *u.choose(&Role::ALL)?;
+    Ok((role, ascii_case(role.as_str(), u.arbitrary()?)))
+}
+
+/// A role name some reader takes for the role, outside the grammar.
+pub fn look_alike_role(u: &mut Unstructured<'_>) -> Result<String> {
+    let (role, word) = spelled_role(u)?;
+    let plain = role.as_str();
+    Ok(match u.int_in_range(0..=7)? {
+        0 => word.replace(['s', 'S'], "ſ"),
+        1 => word.replacen(['s', 'S'], "ſ", 1),
+        2 => map_letters(&word, 0xFF41, 0xFF21),
+        3 => map_letters(&word, 0x1D41A, 0x1D400),
+        4 => {
+            let at = 1 + usize::from(u.arbitrary::<u8>()?) % (word.len() - 1);
+            format!("{}{}{}", &word[..at], pick(u, INVISIBLES)?, &word[at..])
+        }
+        5 => format!("\u{feff}{word}"),
+        6 => plain.replace('e', "е").replace('s', "ѕ").replace('a', "а"),
+        _ => plain.replace('t', "τ").replace('u', "υ").replace('i', "ı"),
+    })
+}
+
+fn block(attrs: &[String], u: &mut Unstructured<'_>) -> Result<String> {
+    let inner = pick(u, GRAMMAR_BLANKS)?;
+    let around = pick(u, GRAMMAR_BLANKS)?;
+    let mut out = format!("[{around}{}", attrs.join(&format!("{inner},{inner}")));
+    if !attrs.is_empty() && u.arbitrary()? {
+        out.push_str(inner);
+        out.push(',');
+    }
+    out.push_str(around);
+    out.push(']');
+    Ok(out)
+}
+
+/// `key=value` with any spacing, quoted or not.
+fn author_attr(u: &mut Unstructured<'_>) -> Result<String> {
+    let key = pick(u, KEYS)?;
+    let (l, r) = (pick(u, GRAMMAR_BLANKS)?, pick(u, GRAMMAR_BLANKS)?);
+    let value = if u.arbitrary()? {
+        format!("\"{}\"", pick(u, QUOTED_VALUES)?)
+    } else {
+        format!(
+            "{}{}{}",
+            pick(u, GRAMMAR_BLANKS)?,
+            pick(u, UNQUOTED_VALUES)?,
+            pick(u, GRAMMAR_BLANKS)?
+        )
+    };
+    Ok(format!("{key}{l}={r}{value}"))
+}
+
+pub fn author_marker(u: &mut Unstructured<'_>) -> Result<(String, Role)> {
+    let lead = pick(u, GRAMMAR_BLANKS)?;
+    let hash = pick(u, GRAMMAR_HASHES)?;
+    let (role, name) = spelled_role(u)?;
+    let block = if u.arbitrary()? {
+        let count = u.int_in_range(0..=3)?;
+        let attrs = (0..count)
+            .map(|_| author_attr(u))
+            .collect::<Result<Vec<_>>>()?;
+        block(&attrs, u)?
+    } else {
+        String::new()
+    };
+    let (before, after) = (pick(u, GRAMMAR_BLANKS)?, pick(u, GRAMMAR_BLANKS)?);
+    Ok((format!("{lead}{hash}{name}{block}{before}:{after}"), role))
+}
+
+/// One line, no line break, that no reader takes for a marker.
+pub fn clean_line(u: &mut Unstructured<'_>) -> Result<String> {
+    Ok(match u.int_in_range(0..=4)? {
+        0 => {
+            let mut line = format!("{}{}", pick(u, &["", " ", "# "])?, pick(u, START_WORDS)?);
+            for _ in 0..u.int_in_range(0..=4)? {
+                line.push_str(pick(u, &[" ", "", ", ", "\t"])?);
+                line.push_str(pick(u, TAIL_WORDS)?);
+            }
+            line.push_str(pick(u, LINE_ENDS)?);
+            line
+        }
+        1 => {
+            let name = if u.arbitrary()? {
+                spelled_role(u)?.1
+            } else {
+                look_alike_role(u)?
+            };
+            format!("{name}{}: {}", pick(u, &["", " "])?, pick(u, SPOKEN)?)
+        }
+        2 => pick(u, &["", " ", "\t", "\u{a0}"])?.to_string(),
+        3 => format!("{}: {}", pick(u, KEYS)?, pick(u, SPOKEN)?),
+        _ => {
+            // Free text after a word that is no role: no break of any
+            // kind (a new segment could start with a role) and no
+            // braces (a template would read a placeholder).
+            let free: &str = u.arbitrary()?;
+            let free: String = free
+                .chars()
+                .filter(|c| {
+                    !matches!(
+                        c,
+                        '\n' | '\r' | '\u{b}' | '\u{c}' | '\u{1c}'
+                            ..='\u{1e}' | '\u{85}' | '\u{2028}' | '\u{2029}' | '{' | '}'
+                    )
+                })
+                .take(24)
+                .collect();
+            format!("{} {free}", pick(u, START_WORDS)?)
+        }
+    })
+}
+
+pub fn clean_value(u: &mut Unstructured<'_>) -> Result<String> {
+    let mut value = pick(u, &["", "", "\n", "\r\n"])?.to_string();
+    let count = u.int_in_range(1..=4)?;
+    for i in 0..count {
+        if u.ratio(1, 6)? {
+            value.push_str(pick(u, BRACE_WORDS)?);
+            value.push(' ');
+        }
+        value.push_str(&clean_line(u)?);
+        if i + 1 < count {
+            value.push_str(pick(u, VALUE_BREAKS)?);
+        }
+    }
+    value.push_str(pick(u, &["", "", "\n", "\r\n"])?);
+    Ok(value)
+}
+
+pub fn nonce(u: &mut Unstructured<'_>) -> Result<String> {
+    Ok(match u.int_in_range(0..=5)? {
+        0 => pick(u, NONCES)?.to_string(),
+        1 => format!("{:016x}", u.arbitrary::<u64>()?),
+        2 => format!("{:016}", u.arbitrary::<u64>()? % 10_000_000_000_000_000),
+        3 => format!(
+            "{}e{}",
+            u.int_in_range(0..=99_999_999u32)?,
+            u.int_in_range(0..=99_999_999u32)?
+        ),
+        4 => format!(
+            "{:07x}e{:08x}",
+            u.int_in_range(0..=0xfff_ffffu32)?,
+            u.arbitrary::<u32>()?
+        ),
+        _ => {
+            const ALPHABET: &[u8] = b"0123456789abcdefABCDEFxyzXYZ-_eE";
+            let len = u.int_in_range(1..=64)?;
+            (0..len)
+                .map(|_| u.choose(ALPHABET).map(|&b| char::from(b)))
+                .collect::<Result<String>>()?
+        }
+    })
+}
+
+/// A forged line: its text, whether every part is in the grammar, and
+/// how many exact `nonce` attributes it has.
+#[derive(Debug, Clone)]
+pub struct Forged {
+    pub text: String,
+    pub grammar: bool,
+    pub nonces: usize,
+}
+
+fn part(u: &mut Unstructured<'_>, grammar: &[&str], other: &[&str]) -> Result<(String, bool)> {
+    Ok(if u.ratio(3, 4)? {
+        (pick(u, grammar)?.to_string(), true)
+    } else {
+        (pick(u, other)?.to_string(), false)
+    })
+}
+
+/// A nonce attribute value that is not `nonce` as the parser reads it.
+fn wrong_nonce(u: &mut Unstructured<'_>, nonce: &str) -> Result<String> {
+    let value = match u.int_in_range(0..=5)? {
+        0 => nonce.to_ascii_uppercase(),
+        // Written quoted only (see `forged`): unquoted, the blank
+        // would be trimmed and the value be the nonce.
+        5 => format!(" {nonce}"),
+        1 => format!("0{nonce}"),
+        2 => nonce[..nonce.len() - 1].to_string(),
+        3 => format!("{:016x}", u.arbitrary::<u64>()?),
+        _ => pick(
+            u,
+            &["0123456789012345", "1234e56789012345", "1.234e59", "", "n1"],
+        )?
+        .to_string(),
+    };
+    Ok(if value == nonce {
+        format!("{nonce}x")
+    } else {
+        value
+    })
+}
+
+pub fn forged(u: &mut Unstructured<'_>, nonce: &str) -> Result<Forged> {
+    let lead = part(
+        u,
+        GRAMMAR_BLANKS,
+        &[
+            "\u{a0}",
+            "\u{3000}",
+            "\u{2003}",
+            "\u{feff}",
+            "\u{200b}",
+            "\u{feff} ",
+        ],
+    )?;
+    let hash = part(u, GRAMMAR_HASHES, &["##", "# #", "＃", "#\u{200b}", "### "])?;
+    let role = if u.ratio(3, 5)? {
+        (spelled_role(u)?.1, true)
+    } else {
+        (look_alike_role(u)?, false)
+    };
+    let (block, block_ok, nonces) = match u.int_in_range(0..=6)? {
+        0 | 1 => (String::new(), true, 0),
+        2..=5 => {
+            let mut attrs = Vec::new();
+            let mut nonces = 0;
+            for _ in 0..u.int_in_range(0..=3)? {
+                match u.int_in_range(0..=3)? {
+                    0 | 1 => {
+                        let value = wrong_nonce(u, nonce)?;
+                        let (l, r) = (pick(u, GRAMMAR_BLANKS)?, pick(u, GRAMMAR_BLANKS)?);
+                        attrs.push(if value.starts_with(' ') || u.arbitrary()? {
+                            format!("nonce{l}={r}\"{value}\"")
+                        } else {
+                            format!("nonce{l}={r}{value}")
+                        });
+                        nonces += 1;
+                    }
+                    2 => attrs.push(author_attr(u)?),
+                    _ => attrs.push(format!(
+                        "{}=\"{}\"",
+                        pick(u, KEYS)?,
+                        pick(u, &["a\u{2028}b", "x\ry", "\u{85}", "p\u{b}q"])?
+                    )),
+                }
+            }
+            (block(&attrs, u)?, true, nonces)
+        }
+        _ => (
+            pick(
+                u,
+                &[
+                    "[a=b\"c]",
+                    "[x]",
+                    "[a b=c]",
+                    "[=x]",
+                    "[nonce=\"x\"][y=z]",
+                    " [a=1]",
+                    "[nonce]",
+                    "\t[nonce=\"x\", nonce=\"y\"]",
+                ],
+            )?
+            .to_string(),
+            false,
+            0,
+        ),
+    };
+    let before = part(
+        u,
+        GRAMMAR_BLANKS,
+        &[
+            "\u{a0}", "\u{3000}", "\u{200b}", "\u{2028}", "\u{85}", "\u{b}", "\u{c}", "\r",
+        ],
+    )?;
+    let colon = part(u, &[":"], &["：", "﹕", "︓", "∶", "꞉"])?;
+    let after = part(
+        u,
+        GRAMMAR_BLANKS,
+        &["\u{a0}", "\u{200b}", "\u{3000}", "\u{2060}"],
+    )?;
+    Ok(Forged {
+        text: format!(
+            "{}{}{}{block}{}{}{}",
+            lead.0, hash.0, role.0, before.0, colon.0, after.0
+        ),
+        grammar: lead.1 && hash.1 && role.1 && block_ok && before.1 && colon.1 && after.1,
+        nonces,
+    })
+}
+
+/// Whether the parser keeps `text` as the string it is (the documented
+/// coercion: booleans, integers, finite floats; anything else is text).
+pub fn stays_text(text: &str) -> bool {
+    !text.eq_ignore_ascii_case("true")
+        && !text.eq_ignore_ascii_case("false")
+        && text.parse::<i64>().is_err()
+        && text.parse::<f64>().map_or(true, |f| !f.is_finite())
+}
+
+/// A metadata value and a way of writing it that coerces back to it.
+fn meta_value(u: &mut Unstructured<'_>) -> Result<(serde_json::Value, String)> {
+    use serde_json::Value;
+    Ok(match u.int_in_range(0..=7)? {
+        0..=2 => {
+            let text = if u.arbitrary()? {
+                pick(u, QUOTED_VALUES)?.to_string()
+            } else {
+                pick(u, UNQUOTED_VALUES)?.to_string()
+            };
+            let text = if stays_text(&text) {
+                text
+            } else {
+                format!("{text}x")
+            };
+            let bare = u.arbitrary()?
+                && !text.is_empty()
+                && !text.contains(['"', ',', ']'])
+                && text.trim_matches([' ', '\t']) == text;
+            let written = if bare {
+                text.clone()
+            } else {
+                format!("\"{text}\"")
+            };
+            (Value::String(text), written)
+        }
+        6 => {
+            // Free text: no quote, line feed or brace, kept as text.
+            let free: &str = u.arbitrary()?;
+            let text: String = free
+                .chars()
+                .filter(|c| !matches!(c, '"' | '\n' | '{' | '}'))
+                .take(12)
+                .collect();
+            let text = if stays_text(&text) {
+                text
+            } else {
+                format!("{text}x")
+            };
+            (Value::String(text.clone()), format!("\"{text}\""))
+        }
+        7 => {
+            let f: f64 = u.arbitrary()?;
+            let f = if f.is_finite() && f.fract() != 0.0 {
+                f
+            } else {
+                0.25
+            };
+            (Value::from(f), f.to_string())
+        }
+        3 => {
+            let i: i64 = u.arbitrary()?;
+            let written = if u.arbitrary()? {
+                format!("\"{i}\"")
+            } else {
+                i.to_string()
+            };
+            (Value::from(i), written)
+        }
+        4 => {
+            let b: bool = u.arbitrary()?;
+            let written = ascii_case(if b { "true" } else { "false" }, u.arbitrary()?);
+            (Value::Bool(b), written)
+        }
+        _ => {
+            let f = f64::from(u.arbitrary::<i32>()?) + 0.5;
+            (Value::from(f), f.to_string())
+        }
+    })
+}
+
+/// Messages and one way of writing them out: each a marker line
+/// (any allowed spelling, author attributes written quoted or not,
+/// with `nonce="…"` among them when `nonce` is given) and content lines
+/// no reader takes for a marker, without blank lines at the edges.
+pub fn written_messages(
+    u: &mut Unstructured<'_>,
+    nonce: Option<&str>,
+) -> Result<(Vec<Message<'static>>, String)> {
+    let mut messages = Vec::new();
+    let mut lines = Vec::new();
+    for _ in 0..u.int_in_range(0..=5)? {
+        let lead = pick(u, GRAMMAR_BLANKS)?;
+        let hash = pick(u, GRAMMAR_HASHES)?;
+        let (role, name) = spelled_role(u)?;
+        let mut metadata = BTreeMap::new();
+        let mut written = BTreeMap::new();
+        for _ in 0..u.int_in_range(0..=3)? {
+            let key = pick(u, KEYS)?;
+            let (value, spelled) = meta_value(u)?;
+            metadata.insert(key.to_string(), value);
+            written.insert(key, spelled);
+        }
+        let mut attrs: Vec<String> = written.iter().map(|(k, w)| format!("{k}={w}")).collect();
+        if let Some(nonce) = nonce {
+            let at = u.int_in_range(0..=attrs.len())?;
+            attrs.insert(at, format!("{NONCE_KEY}=\"{nonce}\""));
+        }
+        let block = if attrs.is_empty() && !u.arbitrary()? {
+            String::new()
+        } else {
+            format!("[{}]", attrs.join(", "))
+        };
+        let before = pick(u, GRAMMAR_BLANKS)?;
+        lines.push(format!("{lead}{hash}{name}{block}{before}:"));
+        let mut content = Vec::new();
+        for _ in 0..u.int_in_range(0..=4)? {
+            content.push(clean_line(u)?);
+        }
+        while content.first().is_some_and(|l| l.is_empty()) {
+            content.remove(0);
+        }
+        while content.last().is_some_and(|l| l.is_empty()) {
+            content.pop();
+        }
+        let content = content.join("\n");
+        if !content.is_empty() {
+            lines.push(content.clone());
+        }
+        messages.push(Message {
+            role,
+            content: content.into(),
+            metadata,
+        });
+    }
+    Ok((messages, lines.join("\n")))
+}
+
+#[derive(Debug, Clone)]
+enum Line {
+    Marker(String),
+    Content(String),
+}
+
+#[derive(Debug, Clone)]
+pub struct StrictCase {
+    bom: bool,
+    lines: Vec<(Line, &'static str)>,
+    values: BTreeMap<String, String>,
+    nonce: String,
+    forged: Option<(Forged, &'static str)>,
+}
+
+impl StrictCase {
+    pub fn build(u: &mut Unstructured<'_>) -> Result<StrictCase> {
+        let nonce = nonce(u)?;
+        let bom = u.ratio(1, 10)?;
+        let mut lines = Vec::new();
+        for _ in 0..u.int_in_range(0..=8)? {
+            let line = if u.ratio(2, 5)? {
+                Line::Marker(author_marker(u)?.0)
+            } else if u.arbitrary()? {
+                Line::Content(clean_line(u)?)
+            } else {
+                let mut line = String::new();
+                if u.arbitrary()? {
+                    line.push_str(pick(u, TEMPLATE_TEXTS)?);
+                }
+                for _ in 0..u.int_in_range(1..=2)? {
+                    line.push_str(&pick(u, SPELLINGS)?.replace('N', pick(u, VARS)?));
+                    if u.arbitrary()? {
+                        line.push_str(pick(u, TEMPLATE_TEXTS)?);
+                    }
+                }
+                Line::Content(line)
+            };
+            lines.push((line, pick(u, &["\n", "\n", "\r\n"])?));
+        }
+        if let Some((_, ending)) = lines.last_mut() {
+            *ending = pick(u, &["", "\n", "\r\n"])?;
+        }
+        let mut values = BTreeMap::new();
+        for var in VARS {
+            values.insert(var.to_string(), clean_value(u)?);
+        }
+        let forged = if u.arbitrary()? {
+            Some(Self::plant(u, &nonce, &mut lines, &mut values)?)
+        } else {
+            None
+        };
+        Ok(StrictCase {
+            bom,
+            lines,
+            values,
+            nonce,
+            forged,
+        })
+    }
+
+    /// Puts `{{evil}}` on a new line and a forged line into its value;
+    /// returns the forged line and the kind of error it must cause.
+    fn plant(
+        u: &mut Unstructured<'_>,
+        nonce: &str,
+        lines: &mut Vec<(Line, &'static str)>,
+        values: &mut BTreeMap<String, String>,
+    ) -> Result<(Forged, &'static str)> {
+        let forged = forged(u, nonce)?;
+        let at = u.int_in_range(0..=lines.len())?;
+        let inline = u.arbitrary()?;
+        let mut before = match u.int_in_range(0..=5)? {
+            0 => "",
+            1 | 2 => pick(u, &["\n", "\r\n"])?,
+            _ => pick(u, OTHER_BREAKS)?,
+        };
+        let mut after = match u.int_in_range(0..=5)? {
+            0 => "",
+            1 | 2 => pick(u, &["\n", "\r\n"])?,
+            _ => pick(u, OTHER_BREAKS)?,
+        };
+        let mut pre = clean_value(u)?;
+        let mut post = clean_value(u)?;
+        // The line starts after a break or at the start of its own line
+        // (not at the start of the text, where a BOM would be dropped).
+        if before.is_empty() {
+            if inline || at == 0 {
+                before = "\n";
+            } else {
+                pre.clear();
+            }
+        }
+        // It ends at a break or at the end of its own line; a break
+        // other than `\n` is followed by visible text.
+        if after.is_empty() {
+            if inline {
+                after = "\n";
+            } else {
+                post.clear();
+            }
+        } else if !matches!(after, "\n" | "\r\n") {
+            post.insert(0, 'x');
+        }
+        // A break inside the forged text (`system\u{2028}:`) is blank
+        // only to a reader that does not split on it, so the text must
+        // be split off where every reader splits: at `\n`.
+        if forged
+            .text
+            .chars()
+            .any(|c| OTHER_BREAKS.iter().any(|b| b.starts_with(c)))
+        {
+            if !before.is_empty() {
+                before = "\n";
+            }
+            if !after.is_empty() {
+                after = "\n";
+            }
+        }
+        let whole_line =
+            matches!(before, "" | "\n" | "\r\n") && matches!(after, "" | "\n" | "\r\n");
+        let expected = if whole_line && forged.grammar && forged.nonces >= 2 {
+            "duplicate_nonce"
+        } else {
+            "nonce_mismatch"
+        };
+        values.insert(
+            EVIL.to_string(),
+            format!("{pre}{before}{}{after}{post}", forged.text),
+        );
+        let placeholder = format!("{{{{{EVIL}}}}}");
+        let line = if inline {
+            format!(
+                "{}{placeholder}{}",
+                pick(u, TEMPLATE_TEXTS)?,
+                pick(u, TEMPLATE_TEXTS)?
+            )
+        } else {
+            placeholder
+        };
+        let last = at == lines.len();
+        if last
+            && let Some((_, ending)) = lines.last_mut()
+            && ending.is_empty()
+        {
+            *ending = "\n";
+        }
+        lines.insert(at, (Line::Content(line), if last { "" } else { "\n" }));
+        Ok((forged, expected))
+    }
+
+    fn template(&self) -> String {
+        let mut out = String::from(if self.bom { "\u{feff}" } else { "" });
+        for (line, ending) in &self.lines {
+            match line {
+                Line::Marker(text) | Line::Content(text) => out.push_str(text),
+            }
+            out.push_str(ending);
+        }
+        out
+    }
+
+    fn markers(&self) -> String {
+        let markers: Vec<&str> = self
+            .lines
+            .iter()
+            .filter_map(|(line, _)| match line {
+                Line::Marker(text) => Some(text.as_str()),
+                Line::Content(_) => None,
+            })
+            .collect();
+        markers.join("\n")
+    }
+
+    /// The guarantee this case is built to test, as
+    /// [`check_strict_render`] states it.
+    pub fn check(&self) -> std::result::Result<(), ChatViolation> {
+        let expected = self.forged.as_ref().map(|(_, kind)| *kind);
+        check_strict_render(
+            &self.template(),
+            &self.markers(),
+            &self.values,
+            &self.nonce,
+            expected,
+        )
+    }
+
+    /// The case's template, values, nonce and forged line, for a failure
+    /// message.
+    pub fn report(&self) -> String {
+        let forged = match &self.forged {
+            Some((forged, kind)) => format!(
+                "\nforged:   {:?} (grammar: {}, nonce attributes: {}, expected {kind})",
+                forged.text, forged.grammar, forged.nonces
+            ),
+            None => String::new(),
+        };
+        format!(
+            "template: {:?}\nvalues:   {:?}\nnonce:    {:?}{forged}",
+            self.template(),
+            self.values,
+            self.nonce
+        )
+    }
+}
