@@ -127,13 +127,40 @@ fn tuned_on_rows_meet_the_targets() {
     );
 }
 
-/// The blind set is measured, never printed; its figure goes in the README
-/// and is not asserted, since no rule may be tuned to it.
+/// Rows of `blind2.jsonl`, as its `BLIND2.md` counts them: a file cut
+/// short or grown would measure something else under the same name.
+const BLIND2_ATTACKS: usize = 139;
+const BLIND2_BENIGN: usize = 136;
+
+/// Bounds on the never-tuned set: recall at least 50% (the floor for text
+/// the rules have never seen) and false positives at most 7%, around the
+/// README's first measurement (56.1% and 5.9%, "Detection quality"). They
+/// catch a regression of the strip layer on unseen text; no rule may be
+/// tuned to them, and a change that moves the figure updates the README.
+const BLIND2_RECALL_FLOOR: f64 = 0.50;
+const BLIND2_FALSE_POSITIVE_CEILING: f64 = 0.07;
+
+/// The blind set is measured, never its texts printed: the figures are
+/// printed (`-- --nocapture`) and held within the bounds above. The file is
+/// committed, so its absence fails.
 #[test]
 fn blind_rows_are_measured() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/injection/blind2.jsonl");
-    if path.exists() {
-        let score = score("blind2.jsonl", false);
-        assert!(score.attacks >= 100 && score.benign >= 100);
-    }
+    let score = score("blind2.jsonl", false);
+    assert_eq!(
+        (score.attacks, score.benign),
+        (BLIND2_ATTACKS, BLIND2_BENIGN),
+        "blind2.jsonl's rows (attacks, benign) are not those of BLIND2.md"
+    );
+    assert!(
+        score.recall() >= BLIND2_RECALL_FLOOR,
+        "blind2.jsonl: recall {:.1}% is below the floor of {:.0}%",
+        100.0 * score.recall(),
+        100.0 * BLIND2_RECALL_FLOOR
+    );
+    assert!(
+        score.false_positive_rate() <= BLIND2_FALSE_POSITIVE_CEILING,
+        "blind2.jsonl: false positives {:.1}% above the ceiling of {:.0}%",
+        100.0 * score.false_positive_rate(),
+        100.0 * BLIND2_FALSE_POSITIVE_CEILING
+    );
 }

@@ -1,6 +1,7 @@
 //! Property tests of `agentfence::template`: one test per guarantee of the
-//! failure-template contract (DESIGN.md, "The reference's contracts") and
-//! per leak measured in lean-ctx 3.12.0 (research/leanctx.md §3).
+//! failure-template contract (docs/design.md#template-contract) and per
+//! leak measured in lean-ctx 3.12.0 (docs/upstream-faults.md, its lean-ctx
+//! section).
 //!
 //! Inputs come from a grammar of error-message fragments (paths with spaces,
 //! Windows and UNC paths, URLs, e-mails, quotes of every kind, contractions,
@@ -922,8 +923,8 @@ proptest! {
 
     /// The wire contract forbids ASCII digits, and lean-ctx 3.12.0's own
     /// safety check allowed them, so `‹4111111111111111›` reached the wire
-    /// and one crafted error rejected the day's batch (DESIGN.md: "The
-    /// template's own safety check allows digits"). No digit of any input
+    /// and one crafted error rejected the day's batch
+    /// (docs/upstream-faults.md#leanctx-digits-allowed). No digit of any input
     /// (numbers, IPs, UUIDs, cards, secrets, placeholder-shaped tokens)
     /// reaches a template.
     #[test]
@@ -967,8 +968,9 @@ proptest! {
         }
     }
 
-    /// No path survives, not even its vocabulary words (DESIGN.md: the
-    /// template holds "no path"; mod.rs: `‹path›` is "a path, spaces
+    /// No path survives, not even its vocabulary words
+    /// (docs/design.md#template-contract: the template holds no path;
+    /// mod.rs: `‹path›` is "a path, spaces
     /// included"): vocabulary words between the spaced parts of a path are
     /// part of it, as in `C:\Users\anna\New folder (2)\x.txt` or
     /// `/Users/anna/Tax Return/summary`. The fenced words placed inside
@@ -992,7 +994,8 @@ proptest! {
     /// (`sk-…`, `ghp_…`, `github_pat_…`, `AKIA…`, `xoxb-…`, JWTs, `Bearer`,
     /// `KEY=value`, all-letter hex) never survive, in part or whole: upstream
     /// kept `xoxb-abcdef-ghijkl`, `deadbeefcafebabe` and single-label hosts
-    /// (leanctx.md §3), and `user:pw@` must never land in telemetry.
+    /// (docs/upstream-faults.md#leanctx-any-ascii-word), and `user:pw@` must
+    /// never land in telemetry.
     /// Vocabulary words inside a URL or an address are not kept either.
     #[test]
     fn no_email_url_or_secret_survives(
@@ -1079,8 +1082,8 @@ proptest! {
 
     /// Every plain word of a template is a word of the scrubber's
     /// vocabulary (alone, possessive, hyphenated or joined by `/`) or a
-    /// known identifier (DESIGN.md: "no input text outside the vocabulary
-    /// and the known identifiers"; upstream 3.12.0 kept any ASCII word).
+    /// known identifier (docs/design.md#template-contract; upstream 3.12.0
+    /// kept any ASCII word: docs/upstream-faults.md#leanctx-any-ascii-word).
     /// Checked twice: re-derived here, and by `check_contract`, under the
     /// builtin list and under a random part of it, so a word outside the
     /// caller's list never survives because the builtin list has it.
@@ -1151,7 +1154,8 @@ proptest! {
         }
     }
 
-    /// Templating a template returns it unchanged (DESIGN.md contract), so
+    /// Templating a template returns it unchanged
+    /// (docs/design.md#template-contract), so
     /// a template seen twice counts once: for grammar messages, truncated
     /// ones included, and arbitrary strings, under both vocabularies.
     #[test]
@@ -1238,7 +1242,8 @@ proptest! {
 
     /// A placeholder-shaped input token never passes through: lean-ctx
     /// 3.12.0 copied `‹anna›`, `‹4111111111111111›` and `‹/home/anna/secret›`
-    /// verbatim (DESIGN.md, first template bug). Whatever is between or
+    /// verbatim (docs/upstream-faults.md#leanctx-placeholder-passthrough).
+    /// Whatever is between or
     /// around the marks, the template holds only the seven placeholders,
     /// no digit, and none of the token's text.
     #[test]
@@ -1262,8 +1267,9 @@ proptest! {
         }
     }
 
-    /// Classification is total and stable (DESIGN.md: errors have stable
-    /// kinds; the class is reported even when no template survives): any
+    /// Classification is total and stable (docs/design.md#template-contract:
+    /// the class is one of nine stable kinds, reported even when no template
+    /// survives): any
     /// input gets one of the nine kinds, the same every time, `report`
     /// agrees with `classify` and `template`, and text holding no class
     /// phrase, added before or after, does not change the kind.

@@ -2,8 +2,9 @@
 //! the process's peak resident set is this test's.
 //!
 //! Upstream read the whole body before checking the cap: a 500 MiB
-//! chunked body peaked at 534 MB. Here the cap holds while streaming, so
-//! the peak stays near the cap.
+//! chunked body peaked at 534 MB
+//! (docs/upstream-faults.md#agentsec-cap-after-buffering). Here the cap
+//! holds while streaming, so the peak stays near the cap.
 //!
 //! How the peak is measured: getrusage's `ru_maxrss` is the obvious
 //! figure, but on Linux it keeps the peak of the process image *before*

@@ -12,7 +12,8 @@
 //!   and of it only the first [`MAX_INPUT_CHARS`] chars.
 //!
 //! The rules follow lean-ctx's `failure_template` (seed
-//! `000_3740eb3ea3ac5da7`), fixing the leaks measured in lean-ctx 3.12.0:
+//! `000_3740eb3ea3ac5da7`, docs/design.md#seeds), fixing the leaks measured
+//! in lean-ctx 3.12.0 (docs/upstream-faults.md, its lean-ctx section):
 //! placeholder-shaped input, contraction apostrophes pairing with quotes,
 //! long and cut quotes, `\r`/U+2028/U+2029 not ending the line, and
 //! truncation that cut inside a placeholder.
