@@ -18,9 +18,15 @@ use serde_json::Value;
 mod common;
 use common::{agentfence, shell_quote, text};
 
-/// Each module of the port, the operations it must announce, and the vector
+/// A module of the port, the operations it must announce, and the vector
 /// files whose every case it must then pass.
-const MODULES: [(&str, &[&str], &[&str]); 3] = [
+type Module = (
+    &'static str,
+    &'static [&'static str],
+    &'static [&'static str],
+);
+
+const MODULES: [Module; 3] = [
     (
         "chat.js",
         &["chat_parse", "chat_pre_render", "chat_flow"],
@@ -60,7 +66,7 @@ fn node_missing() -> Option<String> {
 }
 
 /// The modules whose file is present in the port's folder.
-fn present_modules() -> Vec<(&'static str, &'static [&'static str], &'static [&'static str])> {
+fn present_modules() -> Vec<Module> {
     MODULES
         .into_iter()
         .filter(|(module, _, _)| port_dir().join(module).exists())
@@ -86,8 +92,8 @@ fn announced_operations() -> Result<Vec<String>, Failed> {
         .wait_with_output()
         .map_err(|error| format!("the port does not exit: {error}"))?;
     let stdout = text(&output.stdout);
-    let hello: Value = serde_json::from_str(stdout.lines().next().unwrap_or_default())
-        .map_err(|error| {
+    let hello: Value =
+        serde_json::from_str(stdout.lines().next().unwrap_or_default()).map_err(|error| {
             format!(
                 "{error}: hello reply {stdout:?}\nstderr: {}",
                 text(&output.stderr)
@@ -110,7 +116,9 @@ fn announced_operations() -> Result<Vec<String>, Failed> {
 fn every_present_module_announces_its_operations() -> Result<(), Failed> {
     let modules = present_modules();
     if !modules.iter().any(|(module, _, _)| *module == "chat.js")
-        || !modules.iter().any(|(module, _, _)| *module == "envelope.js")
+        || !modules
+            .iter()
+            .any(|(module, _, _)| *module == "envelope.js")
     {
         return Err("the chat and envelope modules are part of the port and are missing".into());
     }
