@@ -20,7 +20,8 @@ const { write } = require('./json_out');
 
 const PROTOCOL = 1;
 const IMPLEMENTATION = { name: 'agentfence-js', language: 'javascript', version: '0.1.0' };
-const MODULES = ['./chat', './envelope', './template'];
+// A template module (template.js, operation template) would be listed here.
+const MODULES = ['./chat', './envelope'];
 
 function log(...parts) {
   fs.writeSync(2, `agentfence-js: ${parts.join(' ')}\n`);

@@ -15,11 +15,15 @@ const CONTROL = /^\p{Cc}$/u;
 // (zero-width spaces and joiners, bidi controls, the BOM, the soft hyphen,
 // variation selectors, tag characters, Hangul fillers) and the other
 // format characters (interlinear annotation, Egyptian hieroglyph format
-// controls). The format characters of the Arabic and Syriac scripts are
-// left out: they are the prepended concatenation marks (U+0600 ARABIC
-// NUMBER SIGN...), which draw a visible sign over the digits after them.
+// controls). Left out are the format characters that draw a visible sign:
+// the Arabic and Syriac number signs and end-of-ayah marks (prepended
+// concatenation marks). Node's regular expressions do not know that
+// property; those of Arabic or Syriac script are left out by script, and
+// the three that Unicode files under script Common (U+0605 ARABIC NUMBER
+// MARK ABOVE, U+06DD ARABIC END OF AYAH, U+08E2 ARABIC DISPUTED END OF
+// AYAH) by name.
 const INVISIBLE_FORMAT =
-  /^[[\p{Default_Ignorable_Code_Point}[\p{Cf}--[\p{Script=Arabic}\p{Script=Syriac}]]]&&\p{Assigned}]$/v;
+  /^[[\p{Default_Ignorable_Code_Point}[\p{Cf}--[\p{Script_Extensions=Arabic}\p{Script_Extensions=Syriac}\u0605\u06dd\u08e2]]]&&\p{Assigned}]$/v;
 
 // The line breaks other than LF: a lone CR, VT, FF, the separators
 // U+001C..U+001E, NEL, U+2028 and U+2029. This is the set Python's
