@@ -4,7 +4,15 @@ vector file, through the port protocol v1, and marks the divergences.
 
     python3 conformance/tools/record_upstream.py \
         --port target-upstream/release/upstream-lean-ctx \
-        --name lean-ctx@3.12.0 conformance/vectors/template.json
+        conformance/vectors/template.json
+
+The answers are recorded under the upstream's key, taken from the port's
+hello unless --name gives it: NAME@VERSION for an upstream written in Rust
+(the language of the upstream crates this suite first measured:
+`lean-ctx@3.12.0`, `prompty@2.1.0`), NAME-LANGUAGE@VERSION for any other
+(`prompty-python@2.1.0`), so that two runtimes published under one name,
+such as prompty's Rust crate and its Python package, each keep their own
+entry in a case. A case holds the entries of every upstream recorded.
 
 For each case the port answers: when the answer differs from what the case
 expects, it is stored under "upstream"/NAME and the case gets the flag
@@ -70,6 +78,13 @@ def canonical(document):
     return escape_invisible(render(document, 0)) + "\n"
 
 
+def same_json(value):
+    """A key equal for two JSON values exactly when the runner takes them for
+    the same answer: Python's == takes 1 for True and for 1.0, the runner
+    does not."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
 def accepted(case):
     """The answers, as this tool records them, that agree with the case: an
     output, or {"error": {"kind": K}}."""
@@ -82,10 +97,20 @@ def accepted(case):
     return [case.get("expected")]
 
 
+def upstream_key(hello):
+    """The key under which an upstream's answers are recorded, from its
+    hello's implementation (see the module's docstring)."""
+    implementation = hello.get("implementation") or {}
+    name, language, version = (implementation.get(field) for field in ("name", "language", "version"))
+    if not all(isinstance(part, str) and part for part in (name, language, version)):
+        sys.exit(f"the port's hello names no implementation name, language and version: {implementation!r}")
+    return f"{name}@{version}" if language == "rust" else f"{name}-{language}@{version}"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", required=True, help="command of the upstream port")
-    parser.add_argument("--name", required=True, help="implementation@version key")
+    parser.add_argument("--name", help="the upstream key, name@version (default: from the port's hello)")
     parser.add_argument("vectors", help="vector file to update in place")
     args = parser.parse_args()
 
@@ -107,6 +132,8 @@ def main():
     send({"type": "hello", "protocol": 1})
     hello = receive()
     operations = set(hello.get("operations", []))
+    if args.name is None:
+        args.name = upstream_key(hello)
     config = {}
     if "vocabulary" in document:
         path = os.path.join(os.path.dirname(args.vectors), document["vocabulary"])
@@ -127,7 +154,7 @@ def main():
         answer = result["output"] if "output" in result else {"error": {"kind": result["error"]["kind"]}}
         upstream = case.get("upstream", {})
         before = json.dumps(case, sort_keys=True)
-        if answer in accepted(case):
+        if same_json(answer) in {same_json(alternative) for alternative in accepted(case)}:
             upstream.pop(args.name, None)
         else:
             upstream[args.name] = answer
