@@ -161,7 +161,11 @@ pub struct SanitizedContent {
 /// fraction (then as few digits as it needs), so equal instants always
 /// give equal text.
 pub fn format_timestamp(at: OffsetDateTime) -> String {
-    let at = at.to_offset(time::UtcOffset::UTC);
+    // `parse_timestamp` only returns instants whose UTC form has a
+    // four-digit year, and the system clock gives no other; a caller's own
+    // out-of-range instant is written with its own fields rather than
+    // panicking in the conversion.
+    let at = at.checked_to_offset(time::UtcOffset::UTC).unwrap_or(at);
     let mut out = format!(
         "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}",
         at.year(),
@@ -181,9 +185,35 @@ pub fn format_timestamp(at: OffsetDateTime) -> String {
     out
 }
 
-/// Reads an RFC 3339 timestamp (any offset).
-pub fn parse_timestamp(text: &str) -> Result<OffsetDateTime, time::error::Parse> {
-    OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339)
+/// Why a timestamp was refused.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum TimestampError {
+    #[error("{0}")]
+    NotRfc3339(#[from] time::error::Parse),
+    #[error("the date and the time are separated by {found:?}, not `T` or a space")]
+    Separator { found: String },
+    #[error("in UTC it falls outside the years 0000 to 9999, which RFC 3339 can write")]
+    OutOfRange,
+}
+
+/// Reads an RFC 3339 timestamp (any offset) and returns it in UTC. Out-of-
+/// range fields (`02-30`, `24:00`) are refused; so is an instant whose UTC
+/// form has no four-digit year (`9999-12-31T23:59:59-01:00`), which
+/// [`format_timestamp`] could not write.
+pub fn parse_timestamp(text: &str) -> Result<OffsetDateTime, TimestampError> {
+    // The `time` crate takes any byte between the date and the time; RFC
+    // 3339 allows `T` (either case) and, by its section 5.6 note, a space.
+    if let Some(found) = text.get(10..).and_then(|rest| rest.chars().next())
+        && !matches!(found, 'T' | 't' | ' ')
+    {
+        return Err(TimestampError::Separator {
+            found: found.to_string(),
+        });
+    }
+    let at = OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339)?;
+    at.checked_to_offset(time::UtcOffset::UTC)
+        .filter(|utc| (0..=9999).contains(&utc.year()))
+        .ok_or(TimestampError::OutOfRange)
 }
 
 /// Fetches `url`, strips and reviews the body, wraps it in the envelope
@@ -250,4 +280,34 @@ fn random_uuid() -> Result<String, WebError> {
         &hex[16..20],
         &hex[20..]
     ))
+}
+
+#[cfg(test)]
+mod timestamp_tests {
+    use super::*;
+
+    /// Found by the JavaScript port's author: `9999-12-31T23:59:59-01:00`
+    /// is year 10000 in UTC, and converting it panicked in
+    /// `format_timestamp`; `0000-01-01T00:30:00+01:00` was written as the
+    /// year `-001`; `2026-11-29x10:00:00Z` was taken.
+    #[test]
+    fn a_timestamp_rfc_3339_cannot_write_in_utc_is_refused() {
+        for text in [
+            "9999-12-31T23:59:59-01:00",
+            "0000-01-01T00:30:00+01:00",
+            "2026-11-29x10:00:00Z",
+            "2026-02-30T10:00:00Z",
+        ] {
+            assert!(parse_timestamp(text).is_err(), "{text}");
+        }
+        for (text, utc) in [
+            ("2026-11-29T10:00:00Z", "2026-11-29T10:00:00Z"),
+            ("2026-11-29 10:00:00+01:00", "2026-11-29T09:00:00Z"),
+            ("2026-11-29t10:00:00.5z", "2026-11-29T10:00:00.5Z"),
+            ("9999-12-31T23:59:59+00:00", "9999-12-31T23:59:59Z"),
+        ] {
+            let at = parse_timestamp(text).unwrap_or_else(|error| panic!("{text}: {error}"));
+            assert_eq!(format_timestamp(at), utc);
+        }
+    }
 }
