@@ -77,16 +77,7 @@ pub fn write_row(
 /// `YYYY-MM-DDTHHMMSSZ` in UTC: RFC 3339 without the colons, which
 /// Windows and some sync tools refuse in file names.
 pub fn file_timestamp(at: OffsetDateTime) -> String {
-    let at = at.to_offset(time::UtcOffset::UTC);
-    format!(
-        "{:04}-{:02}-{:02}T{:02}{:02}{:02}Z",
-        at.year(),
-        u8::from(at.month()),
-        at.day(),
-        at.hour(),
-        at.minute(),
-        at.second()
-    )
+    format!("{}Z", super::utc_date_time(super::utc(at), ""))
 }
 
 /// The first 8 characters of the id that are ASCII letters, digits or

@@ -161,20 +161,8 @@ pub struct SanitizedContent {
 /// fraction (then as few digits as it needs), so equal instants always
 /// give equal text.
 pub fn format_timestamp(at: OffsetDateTime) -> String {
-    // `parse_timestamp` only returns instants whose UTC form has a
-    // four-digit year, and the system clock gives no other; a caller's own
-    // out-of-range instant is written with its own fields rather than
-    // panicking in the conversion.
-    let at = at.checked_to_offset(time::UtcOffset::UTC).unwrap_or(at);
-    let mut out = format!(
-        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}",
-        at.year(),
-        u8::from(at.month()),
-        at.day(),
-        at.hour(),
-        at.minute(),
-        at.second()
-    );
+    let at = utc(at);
+    let mut out = utc_date_time(at, ":");
     let nanos = at.nanosecond();
     if nanos != 0 {
         let fraction = format!("{nanos:09}");
@@ -183,6 +171,28 @@ pub fn format_timestamp(at: OffsetDateTime) -> String {
     }
     out.push('Z');
     out
+}
+
+/// `at` in UTC. `parse_timestamp` only returns instants whose UTC form
+/// has a four-digit year, and the system clock gives no other; a caller's
+/// own out-of-range instant keeps its own fields rather than panicking in
+/// the conversion.
+pub(crate) fn utc(at: OffsetDateTime) -> OffsetDateTime {
+    at.checked_to_offset(time::UtcOffset::UTC).unwrap_or(at)
+}
+
+/// `YYYY-MM-DDTHH:MM:SS` of `at` as it is, with `colons` between the time's
+/// fields.
+pub(crate) fn utc_date_time(at: OffsetDateTime, colons: &str) -> String {
+    format!(
+        "{:04}-{:02}-{:02}T{:02}{colons}{:02}{colons}{:02}",
+        at.year(),
+        u8::from(at.month()),
+        at.day(),
+        at.hour(),
+        at.minute(),
+        at.second()
+    )
 }
 
 /// Why a timestamp was refused.
