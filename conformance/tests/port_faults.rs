@@ -14,6 +14,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
+use agentfence_conformance::loader;
 use agentfence_conformance::outcome::Verdict;
 use agentfence_conformance::port_process::{MAX_FAILED_STARTS, PortProcess};
 use agentfence_conformance::port_server::{PortResponse, PortServer};
@@ -147,7 +148,7 @@ fn fake_port_command(faults: &[(&str, &str)]) -> String {
 }
 
 fn template_vectors(registry: &SuiteRegistry) -> Result<VectorSet, Failed> {
-    let mut vectors = VectorSet::embedded(registry).map_err(|error| error.to_string())?;
+    let mut vectors = loader::embedded(registry).map_err(|error| error.to_string())?;
     vectors.files.retain(|file| file.suite == "template");
     Ok(vectors)
 }
