@@ -220,6 +220,9 @@ def run_reference(runner, files, port_cmd=None, ids=None):
             if "broken" in answer:
                 answers[case["id"]] = ("broken", answer["broken"]["reason"])
                 continue
+            if "not_sent" in answer:
+                answers[case["id"]] = ("skipped", answer["not_sent"]["reason"])
+                continue
             replied = answer["replied"]
             if "output" in replied:
                 answers[case["id"]] = ("output", unsubstitute(replied["output"], port))
