@@ -1,8 +1,9 @@
 //! Conformance vectors for agentfence's trust boundaries, the runner that
 //! drives an implementation through them, and the `agentfence` CLI.
 //!
-//! Flow: [`vectors`] loads files (embedded and from disk) and [`lint`]
-//! checks them ([`canonical`] is the one form they are written in);
+//! Flow: [`loader`] loads files (embedded and from disk) in the format of
+//! [`vectors`], checking each against its suite, and [`lint`] checks them
+//! further ([`canonical`] is the one form they are written in);
 //! [`runner`] feeds each case to an implementation (the
 //! in-process [`reference`], or a [`port_process`] speaking [`protocol`]
 //! v1) and judges answers with [`outcome`]; [`report`] renders the result
@@ -16,6 +17,7 @@ pub mod case_list;
 pub mod cli;
 pub mod fixture;
 pub mod lint;
+pub mod loader;
 pub mod matrix;
 pub mod outcome;
 pub mod port_process;

@@ -20,6 +20,13 @@ pub enum Answer {
     /// No usable answer: the port crashed, hung, answered garbage or
     /// another case's id, or the reference panicked.
     Broken { reason: String },
+    /// The case was never sent, so there is no answer: it was skipped (a
+    /// `--skip` list, an operation the implementation does not list), or the
+    /// implementation could not be readied for it (a port that was given
+    /// up on, a fixture that could not be served). The verdict says which.
+    /// An implementation returns it from `run_case` only when it could not
+    /// send the case, which is judged an error.
+    NotSent { reason: String },
 }
 
 /// How a case went.
@@ -60,6 +67,11 @@ pub fn judge(suite: &dyn Suite, case: &Case, answer: &Answer) -> Verdict {
                 reason: reason.clone(),
             };
         }
+        Answer::NotSent { reason } => {
+            return Verdict::Errored {
+                reason: reason.clone(),
+            };
+        }
         Answer::Replied(outcome) => outcome,
     };
     let output_matches =
@@ -67,6 +79,11 @@ pub fn judge(suite: &dyn Suite, case: &Case, answer: &Answer) -> Verdict {
     match (outcome, &case.expectation) {
         (CaseOutcome::Skipped(skip), _) => Verdict::Skipped {
             reason: skip.reason.clone(),
+        },
+        // Every operation's output is a JSON object: anything else is named
+        // as such rather than compared.
+        (CaseOutcome::Output(got), _) if !got.is_object() => Verdict::Failed {
+            reason: format!("the output is {}, not a JSON object", json_kind(got)),
         },
         (CaseOutcome::Output(got), Expectation::Valid { expected }) => {
             if output_matches(expected, got) {
@@ -133,6 +150,18 @@ pub fn judge(suite: &dyn Suite, case: &Case, answer: &Answer) -> Verdict {
                 error.kind, error.message
             ),
         },
+    }
+}
+
+/// What kind of JSON value `value` is, with an article.
+fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
     }
 }
 
@@ -225,21 +254,25 @@ mod tests {
     fn acceptable_case_takes_any_listed_answer() {
         let acceptable = case(Expectation::Acceptable {
             acceptable: vec![
-                Alternative::Expected(json!(1)),
-                Alternative::Expected(json!(2)),
+                Alternative::Expected(json!({"n": 1})),
+                Alternative::Expected(json!({"n": 2})),
                 Alternative::ExpectedError(ExpectedError {
                     kind: "timeout".into(),
                 }),
             ],
         });
-        for passing in [output(json!(1)), output(json!(2)), error("timeout")] {
+        for passing in [
+            output(json!({"n": 1})),
+            output(json!({"n": 2})),
+            error("timeout"),
+        ] {
             assert_eq!(
                 judge(&TemplateSuite, &acceptable, &passing),
                 Verdict::Passed,
                 "{passing:?}"
             );
         }
-        let third = judge(&TemplateSuite, &acceptable, &output(json!(3)));
+        let third = judge(&TemplateSuite, &acceptable, &output(json!({"n": 3})));
         assert_eq!(
             third,
             Verdict::Failed {
@@ -256,8 +289,8 @@ mod tests {
     fn acceptable_outputs_only_refuse_every_error() {
         let acceptable = case(Expectation::Acceptable {
             acceptable: vec![
-                Alternative::Expected(json!(1)),
-                Alternative::Expected(json!(2)),
+                Alternative::Expected(json!({"n": 1})),
+                Alternative::Expected(json!({"n": 2})),
             ],
         });
         let verdict = judge(&TemplateSuite, &acceptable, &error("timeout"));
@@ -269,7 +302,9 @@ mod tests {
 
     #[test]
     fn broken_answer_is_an_error_and_skip_is_not_a_failure() {
-        let valid = case(Expectation::Valid { expected: json!(1) });
+        let valid = case(Expectation::Valid {
+            expected: json!({"n": 1}),
+        });
         let broken = Answer::Broken {
             reason: "port crashed".into(),
         };
@@ -284,5 +319,36 @@ mod tests {
         }));
         let verdict = judge(&TemplateSuite, &valid, &skipped);
         assert!(matches!(verdict, Verdict::Skipped { .. }) && !verdict.is_failure());
+        let not_sent = Answer::NotSent {
+            reason: "given up".into(),
+        };
+        assert_eq!(
+            judge(&TemplateSuite, &valid, &not_sent),
+            Verdict::Errored {
+                reason: "given up".into()
+            }
+        );
+    }
+
+    #[test]
+    fn output_that_is_not_an_object_is_named() {
+        // A port that answers a string where the operation's output object
+        // belongs is told so, not that the output differs.
+        let valid = case(Expectation::Valid {
+            expected: json!({"text": "x"}),
+        });
+        for (got, kind) in [
+            (json!("x"), "a string"),
+            (json!(["x"]), "an array"),
+            (json!(null), "null"),
+            (json!(1), "a number"),
+        ] {
+            assert_eq!(
+                judge(&TemplateSuite, &valid, &output(got)),
+                Verdict::Failed {
+                    reason: format!("the output is {kind}, not a JSON object")
+                }
+            );
+        }
     }
 }

@@ -4,7 +4,10 @@
 //! A port is untrusted in the sense that it can crash, hang, print garbage
 //! or answer another case; each of these fails the one case it happened on,
 //! kills the port and starts a fresh one (hello and suite again) for the
-//! next case. Reading and writing happen on their own threads so that a
+//! next case. A port that hangs on several cases in a row is given up on,
+//! so that one that never answers costs a few timeouts, not one per case.
+//! A second reply line for a case is that case's error, found when the
+//! next case is sent or the port ends. Reading and writing happen on their own threads so that a
 //! port that stops reading or writing can never block the runner past the
 //! per-case timeout.
 
@@ -18,10 +21,10 @@ use thiserror::Error;
 
 use crate::outcome::Answer;
 use crate::protocol::{
-    CaseOutcome, HelloReply, ImplementationInfo, PROTOCOL_VERSION, ReplyError, Request, SkipReason,
-    parse_case_result, parse_hello_reply,
+    HelloReply, ImplementationInfo, PROTOCOL_VERSION, ReplyError, Request, parse_case_result,
+    parse_hello_reply,
 };
-use crate::runner::Implementation;
+use crate::runner::{Implementation, LateFault};
 use crate::vectors::{Case, VectorFile};
 
 /// A reply line longer than this is garbage, not a reply: without a bound a
@@ -35,6 +38,10 @@ pub const MIN_HELLO_TIMEOUT: Duration = Duration::from_secs(10);
 /// After this many failed starts in a row the port is given up on, and the
 /// remaining cases fail at once instead of each waiting for a timeout.
 pub const MAX_FAILED_STARTS: u32 = 3;
+
+/// After this many cases in a row without an answer within the timeout the
+/// port is given up on: the remaining cases fail at once, unsent.
+pub const MAX_CONSECUTIVE_TIMEOUTS: u32 = 3;
 
 /// How long a port gets to exit after bye (or after closing its stdout)
 /// before it is killed.
@@ -71,6 +78,9 @@ struct LiveProcess {
     child: Child,
     requests: Sender<String>,
     replies: Receiver<PortLine>,
+    /// The end of output (or a read failure) met while looking for stray
+    /// lines between cases, kept for the next case to meet too.
+    ended: Option<PortLine>,
 }
 
 impl LiveProcess {
@@ -106,6 +116,7 @@ impl LiveProcess {
             child,
             requests,
             replies,
+            ended: None,
         })
     }
 
@@ -114,8 +125,26 @@ impl LiveProcess {
         self.requests.send(request.to_line()).is_ok()
     }
 
-    fn receive(&self, timeout: Duration) -> Result<PortLine, RecvTimeoutError> {
-        self.replies.recv_timeout(timeout)
+    fn receive(&mut self, timeout: Duration) -> Result<PortLine, RecvTimeoutError> {
+        match self.ended.take() {
+            Some(ended) => Ok(ended),
+            None => self.replies.recv_timeout(timeout),
+        }
+    }
+
+    /// The lines the port has written that nobody asked for yet, without
+    /// waiting; an end of output met on the way is kept for
+    /// [`LiveProcess::receive`].
+    fn stray_lines(&mut self) -> Vec<Vec<u8>> {
+        let mut lines = Vec::new();
+        while self.ended.is_none() {
+            match self.replies.try_recv() {
+                Ok(PortLine::Line(line)) => lines.push(line),
+                Ok(other) => self.ended = Some(other),
+                Err(_) => break,
+            }
+        }
+        lines
     }
 
     /// Kills the port and everything in its process group; returns how it
@@ -217,6 +246,14 @@ pub struct PortProcess {
     suite: Option<Request>,
     failed_starts: u32,
     restarts: u32,
+    /// Cases in a row that got no answer within the timeout.
+    timeouts_in_a_row: u32,
+    /// The ids of those cases, for the reason the rest fail with.
+    timed_out: Vec<String>,
+    /// The case the live process answered last, which a stray line
+    /// belongs to.
+    last_answered: Option<String>,
+    late: Vec<LateFault>,
 }
 
 impl PortProcess {
@@ -231,6 +268,10 @@ impl PortProcess {
             suite: None,
             failed_starts: 0,
             restarts: 0,
+            timeouts_in_a_row: 0,
+            timed_out: Vec::new(),
+            last_answered: None,
+            late: Vec::new(),
         })
     }
 
@@ -243,7 +284,15 @@ impl PortProcess {
         &self.hello
     }
 
-    fn ensure_live(&mut self) -> Result<&LiveProcess, String> {
+    fn ensure_live(&mut self) -> Result<&mut LiveProcess, String> {
+        if self.timeouts_in_a_row >= MAX_CONSECUTIVE_TIMEOUTS {
+            return Err(format!(
+                "the port answered none of {MAX_CONSECUTIVE_TIMEOUTS} cases in a row \
+                 within {:?} ({}); given up",
+                self.timeout,
+                self.timed_out.join(", ")
+            ));
+        }
         if self.live.is_none() {
             if self.failed_starts >= MAX_FAILED_STARTS {
                 return Err(format!(
@@ -267,19 +316,34 @@ impl PortProcess {
             }
         }
         self.live
-            .as_ref()
+            .as_mut()
             .ok_or_else(|| "the port is not running".to_owned())
     }
 
     /// Ends the current process after a broken answer; the next case
     /// starts a new one.
     fn discard(&mut self) -> String {
+        self.last_answered = None;
         self.live.take().map(LiveProcess::kill).unwrap_or_default()
+    }
+
+    /// A line that came after the last answered case's reply: that case's
+    /// error, since a port writes exactly one line per case.
+    fn stray_line(&mut self, line: &[u8]) {
+        if let Some(id) = &self.last_answered {
+            self.late.push(LateFault {
+                id: id.clone(),
+                reason: format!(
+                    "the port answered this case twice: a second line came after its reply: {}",
+                    quote_line(line)
+                ),
+            });
+        }
     }
 }
 
 fn greet(command: &str, timeout: Duration) -> Result<(LiveProcess, HelloReply), PortError> {
-    let live = LiveProcess::spawn(command)?;
+    let mut live = LiveProcess::spawn(command)?;
     live.send(&Request::Hello {
         protocol: PROTOCOL_VERSION,
     });
@@ -334,54 +398,107 @@ impl Implementation for PortProcess {
 
     fn run_case(&mut self, _file: &VectorFile, case: &Case) -> Answer {
         if !self.supports(&case.op) {
-            return Answer::Replied(CaseOutcome::Skipped(SkipReason {
+            return Answer::NotSent {
                 reason: format!("the port does not list operation {:?}", case.op),
-            }));
+            };
         }
         let timeout = self.timeout;
         let live = match self.ensure_live() {
             Ok(live) => live,
-            Err(reason) => return Answer::Broken { reason },
+            Err(reason) => return Answer::NotSent { reason },
+        };
+        let strays = live.stray_lines();
+        for line in &strays {
+            self.stray_line(line);
+        }
+        let Some(live) = self.live.as_mut() else {
+            return Answer::NotSent {
+                reason: "the port is not running".into(),
+            };
         };
         let request = Request::Case {
             id: case.id.clone(),
             op: case.op.clone(),
             input: case.input.clone(),
         };
-        let seen = if live.send(&request) {
-            live.receive(timeout)
-        } else {
-            Err(RecvTimeoutError::Disconnected)
-        };
-        let reason = match seen {
-            Ok(PortLine::Line(line)) => match parse_case_result(&line) {
-                Ok(result) if result.id == case.id => return Answer::Replied(result.outcome),
-                Ok(result) => format!(
-                    "the port answered for id {:?} instead of {:?}",
-                    result.id, case.id
-                ),
-                Err(error) => format!("the port answered garbage ({error}): {}", quote_line(&line)),
-            },
-            Ok(PortLine::TooLong) => {
-                format!("the port wrote a line over {MAX_REPLY_BYTES} bytes")
-            }
-            Ok(PortLine::ReadFailed(error)) => {
-                format!("reading the port's output failed: {error}")
-            }
-            Ok(PortLine::Closed) | Err(RecvTimeoutError::Disconnected) => {
-                let status = self.live.take().map(LiveProcess::reap).unwrap_or_default();
-                return Answer::Broken {
-                    reason: format!("the port exited ({status}) before answering; restarting it"),
-                };
-            }
-            Err(RecvTimeoutError::Timeout) => {
-                format!("no answer within {timeout:?}")
-            }
+        let deadline = Instant::now() + timeout;
+        let sent = live.send(&request);
+        let reason = loop {
+            let seen = if sent {
+                live.receive(deadline.saturating_duration_since(Instant::now()))
+            } else {
+                Err(RecvTimeoutError::Disconnected)
+            };
+            break match seen {
+                Ok(PortLine::Line(line)) => match parse_case_result(&line) {
+                    Ok(result) if result.id == case.id => {
+                        self.timeouts_in_a_row = 0;
+                        self.timed_out.clear();
+                        self.last_answered = Some(case.id.clone());
+                        return Answer::Replied(result.outcome);
+                    }
+                    // A late second reply to the case before: that case's
+                    // fault; this one's answer may still come.
+                    Ok(result) if self.last_answered.as_ref() == Some(&result.id) => {
+                        if let Some(id) = &self.last_answered {
+                            self.late.push(LateFault {
+                                id: id.clone(),
+                                reason: format!(
+                                    "the port answered this case twice; the second reply came \
+                                     after case {:?} was sent: {}",
+                                    case.id,
+                                    quote_line(&line)
+                                ),
+                            });
+                        }
+                        continue;
+                    }
+                    Ok(result) => format!(
+                        "the port answered for id {:?} instead of {:?}",
+                        result.id, case.id
+                    ),
+                    Err(error) => {
+                        format!("the port answered garbage ({error}): {}", quote_line(&line))
+                    }
+                },
+                Ok(PortLine::TooLong) => {
+                    format!("the port wrote a line over {MAX_REPLY_BYTES} bytes")
+                }
+                Ok(PortLine::ReadFailed(error)) => {
+                    format!("reading the port's output failed: {error}")
+                }
+                Ok(PortLine::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                    self.last_answered = None;
+                    let status = self.live.take().map(LiveProcess::reap).unwrap_or_default();
+                    return Answer::Broken {
+                        reason: format!(
+                            "the port exited ({status}) before answering; restarting it"
+                        ),
+                    };
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    self.timeouts_in_a_row += 1;
+                    self.timed_out.push(case.id.clone());
+                    format!("no answer within {timeout:?}")
+                }
+            };
         };
         self.discard();
+        let restarting = if self.timeouts_in_a_row >= MAX_CONSECUTIVE_TIMEOUTS {
+            format!(
+                "; {MAX_CONSECUTIVE_TIMEOUTS} cases in a row without an answer: the port is \
+                 given up and the remaining cases are not sent"
+            )
+        } else {
+            "; restarting the port".to_owned()
+        };
         Answer::Broken {
-            reason: format!("{reason}; restarting the port"),
+            reason: format!("{reason}{restarting}"),
         }
+    }
+
+    fn late_faults(&mut self) -> Vec<LateFault> {
+        std::mem::take(&mut self.late)
     }
 
     fn finish(&mut self) {
@@ -390,6 +507,19 @@ impl Implementation for PortProcess {
             // Dropping the only sender ends the writer thread after bye,
             // which closes stdin: a port that ignores bye still sees EOF.
             drop(std::mem::replace(&mut live.requests, mpsc::channel().0));
+            // Whatever the port writes before it ends is a stray line of
+            // the last case it answered.
+            let deadline = Instant::now() + EXIT_GRACE;
+            let mut strays = Vec::new();
+            while let Ok(PortLine::Line(line)) =
+                live.receive(deadline.saturating_duration_since(Instant::now()))
+            {
+                strays.push(line);
+            }
+            for line in &strays {
+                self.stray_line(line);
+            }
+            self.last_answered = None;
             live.reap();
         }
     }

@@ -178,7 +178,9 @@ impl<'r> PortServer<'r> {
         };
         let outcome = match call_reference(&**reference, &op, &input) {
             Answer::Replied(outcome) => outcome,
-            Answer::Broken { reason } => return error(error_kind::INTERNAL, reason),
+            Answer::Broken { reason } | Answer::NotSent { reason } => {
+                return error(error_kind::INTERNAL, reason);
+            }
         };
         PortResponse::Reply(CaseResult { id, outcome }.to_line())
     }

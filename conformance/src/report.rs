@@ -211,6 +211,7 @@ fn write_expected_and_got(case: &CaseReport, out: &mut dyn Write) -> io::Result<
             writeln!(out, "  got:      skipped: {}", skip.reason)
         }
         Answer::Broken { reason } => writeln!(out, "  got:      no answer: {reason}"),
+        Answer::NotSent { reason } => writeln!(out, "  got:      not sent: {reason}"),
     }
 }
 
@@ -502,6 +503,17 @@ mod tests {
         assert_eq!(case["result"], "valid");
         assert_eq!(case["verdict"]["status"], "failed");
         assert_eq!(case["answer"]["replied"]["skipped"]["reason"], "r");
+
+        // A case never sent records no reply, only why it was not sent.
+        let mut run = run;
+        run.files[0].cases[0].answer = Answer::NotSent {
+            reason: "listed in skip.txt:1".into(),
+        };
+        let value = serde_json::to_value(&run).expect("a report serializes");
+        assert_eq!(
+            value["files"][0]["cases"][0]["answer"],
+            json!({"not_sent": {"reason": "listed in skip.txt:1"}})
+        );
     }
 
     #[test]

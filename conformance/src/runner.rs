@@ -10,7 +10,7 @@ use std::borrow::Cow;
 
 use crate::case_list::{CaseList, glob_matches};
 use crate::outcome::{Answer, Verdict, judge};
-use crate::protocol::{CaseOutcome, ImplementationInfo, SkipReason};
+use crate::protocol::ImplementationInfo;
 use crate::report::{CaseReport, FileReport, RunReport};
 use crate::suites::SuiteRegistry;
 use crate::vectors::{Case, VectorFile, VectorSet};
@@ -29,8 +29,23 @@ pub trait Implementation {
 
     fn run_case(&mut self, file: &VectorFile, case: &Case) -> Answer;
 
+    /// Faults of cases already answered that came to light later: a port's
+    /// second reply line for a case shows only once the next case is sent
+    /// or the port ends. The runner makes each such case an error. Asked
+    /// after every case and after [`Implementation::finish`].
+    fn late_faults(&mut self) -> Vec<LateFault> {
+        Vec::new()
+    }
+
     /// Called once after the last case.
     fn finish(&mut self) {}
+}
+
+/// A fault of a case found after its answer was judged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LateFault {
+    pub id: String,
+    pub reason: String,
 }
 
 /// Which cases a run covers, and which of them are skipped or expected to
@@ -106,6 +121,42 @@ fn expect_failure(verdict: Verdict) -> Verdict {
     }
 }
 
+/// Makes each late fault's case an error (or, on an `--xfail` list, an
+/// expected failure): its answer stands as recorded, but it does not pass.
+fn apply_late_faults(
+    faults: Vec<LateFault>,
+    files: &mut [FileReport],
+    current: &mut [CaseReport],
+    selection: &Selection,
+) {
+    for fault in faults {
+        let report = current
+            .iter_mut()
+            .rev()
+            .chain(
+                files
+                    .iter_mut()
+                    .rev()
+                    .flat_map(|file| file.cases.iter_mut().rev()),
+            )
+            .find(|report| report.id == fault.id);
+        if let Some(report) = report {
+            let verdict = Verdict::Errored {
+                reason: fault.reason,
+            };
+            report.verdict = if selection
+                .xfail
+                .iter()
+                .any(|list| list.matching(&report.id).is_some())
+            {
+                expect_failure(verdict)
+            } else {
+                verdict
+            };
+        }
+    }
+}
+
 /// Runs every selected case, in file order, and judges each answer.
 pub fn run(
     vectors: &VectorSet,
@@ -132,59 +183,60 @@ pub fn run(
             Some(suite) => implementation.begin_file(file).map(|()| suite),
             None => Err(format!("the runner has no suite {:?}", file.suite)),
         };
-        let reports = cases
-            .into_iter()
-            .map(|case| {
-                if let Some(reason) = selection.skip_reason(case) {
-                    let answer = Answer::Replied(CaseOutcome::Skipped(SkipReason {
+        let mut reports = Vec::with_capacity(cases.len());
+        for case in cases {
+            if let Some(reason) = selection.skip_reason(case) {
+                let answer = Answer::NotSent {
+                    reason: reason.clone(),
+                };
+                reports.push(CaseReport::new(case, answer, Verdict::Skipped { reason }));
+                continue;
+            }
+            // The case as sent and judged: a prepared one points at its
+            // fixture, and is reported as such.
+            let (sent, answer, verdict) = match &setup {
+                Err(reason) => {
+                    let answer = Answer::NotSent {
                         reason: reason.clone(),
-                    }));
-                    return CaseReport::new(case, answer, Verdict::Skipped { reason });
+                    };
+                    let verdict = Verdict::Errored {
+                        reason: reason.clone(),
+                    };
+                    (Cow::Borrowed(case), answer, verdict)
                 }
-                // The case as sent and judged: a prepared one points at its
-                // fixture, and is reported as such.
-                let (sent, answer, verdict) = match &setup {
+                Ok(_) if !implementation.supports(&case.op) => {
+                    let reason =
+                        format!("the implementation does not list operation {:?}", case.op);
+                    let answer = Answer::NotSent {
+                        reason: reason.clone(),
+                    };
+                    (Cow::Borrowed(case), answer, Verdict::Skipped { reason })
+                }
+                Ok(suite) => match suite.prepare(case) {
+                    Ok(prepared) => {
+                        let answer = implementation.run_case(file, prepared.case());
+                        let verdict = judge(*suite, prepared.case(), &answer);
+                        // Ends the fixture, now that the answer is in.
+                        (prepared.into_case(), answer, verdict)
+                    }
                     Err(reason) => {
-                        let answer = Answer::Broken {
+                        let reason = format!("cannot prepare the case: {reason}");
+                        let answer = Answer::NotSent {
                             reason: reason.clone(),
                         };
-                        let verdict = Verdict::Errored {
-                            reason: reason.clone(),
-                        };
-                        (Cow::Borrowed(case), answer, verdict)
+                        (Cow::Borrowed(case), answer, Verdict::Errored { reason })
                     }
-                    Ok(_) if !implementation.supports(&case.op) => {
-                        let reason =
-                            format!("the implementation does not list operation {:?}", case.op);
-                        let answer = Answer::Replied(CaseOutcome::Skipped(SkipReason {
-                            reason: reason.clone(),
-                        }));
-                        (Cow::Borrowed(case), answer, Verdict::Skipped { reason })
-                    }
-                    Ok(suite) => match suite.prepare(case) {
-                        Ok(prepared) => {
-                            let answer = implementation.run_case(file, prepared.case());
-                            let verdict = judge(*suite, prepared.case(), &answer);
-                            // Ends the fixture, now that the answer is in.
-                            (prepared.into_case(), answer, verdict)
-                        }
-                        Err(reason) => {
-                            let reason = format!("cannot prepare the case: {reason}");
-                            let answer = Answer::Broken {
-                                reason: reason.clone(),
-                            };
-                            (Cow::Borrowed(case), answer, Verdict::Errored { reason })
-                        }
-                    },
-                };
-                let verdict = if selection.is_expected_to_fail(case) {
-                    expect_failure(verdict)
-                } else {
-                    verdict
-                };
-                CaseReport::new(&sent, answer, verdict)
-            })
-            .collect();
+                },
+            };
+            let verdict = if selection.is_expected_to_fail(case) {
+                expect_failure(verdict)
+            } else {
+                verdict
+            };
+            reports.push(CaseReport::new(&sent, answer, verdict));
+            let late = implementation.late_faults();
+            apply_late_faults(late, &mut files, &mut reports, selection);
+        }
         files.push(FileReport {
             suite: file.suite.clone(),
             version: file.version.clone(),
@@ -193,6 +245,8 @@ pub fn run(
         });
     }
     implementation.finish();
+    let late = implementation.late_faults();
+    apply_late_faults(late, &mut files, &mut Vec::new(), selection);
     RunReport {
         implementation: implementation.info(),
         files,
@@ -202,6 +256,7 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::CaseOutcome;
     use crate::vectors::{Expectation, VectorSource};
     use serde_json::{Value, json};
 
@@ -492,6 +547,69 @@ mod tests {
             matches!(&case.verdict, Verdict::Errored { reason } if reason.starts_with("cannot prepare the case") && reason.contains("example.com")),
             "{case:?}"
         );
-        assert!(matches!(case.answer, Answer::Broken { .. }), "{case:?}");
+        assert!(matches!(case.answer, Answer::NotSent { .. }), "{case:?}");
+    }
+
+    /// Answers every case, then reports a late fault on the first one.
+    struct LateDuplicate {
+        answered: Vec<String>,
+        reported: bool,
+    }
+
+    impl Implementation for LateDuplicate {
+        fn info(&self) -> ImplementationInfo {
+            ImplementationInfo {
+                name: "late".into(),
+                language: "rust".into(),
+                version: "0".into(),
+            }
+        }
+        fn supports(&self, _op: &str) -> bool {
+            true
+        }
+        fn begin_file(&mut self, _file: &VectorFile) -> Result<(), String> {
+            Ok(())
+        }
+        fn run_case(&mut self, _file: &VectorFile, case: &Case) -> Answer {
+            self.answered.push(case.id.clone());
+            Answer::Replied(CaseOutcome::Output(json!({"ok": true})))
+        }
+        fn late_faults(&mut self) -> Vec<LateFault> {
+            match self.answered.first() {
+                Some(first) if self.answered.len() == 2 && !self.reported => {
+                    self.reported = true;
+                    vec![LateFault {
+                        id: first.clone(),
+                        reason: "a second reply line".into(),
+                    }]
+                }
+                _ => Vec::new(),
+            }
+        }
+    }
+
+    #[test]
+    fn late_fault_makes_an_answered_case_an_error() {
+        let mut vectors = vectors();
+        let first = vectors.files[0].cases[0].clone();
+        let mut second = first.clone();
+        second.id = "template-0002".into();
+        vectors.files[0].cases = vec![first.clone(), second];
+        let mut implementation = LateDuplicate {
+            answered: Vec::new(),
+            reported: false,
+        };
+        let report = run(
+            &vectors,
+            &SuiteRegistry::standard(),
+            &mut implementation,
+            &Selection::default(),
+        );
+        assert_eq!(
+            report.case(&first.id).map(|case| &case.verdict),
+            Some(&Verdict::Errored {
+                reason: "a second reply line".into()
+            })
+        );
     }
 }

@@ -1,8 +1,13 @@
-//! Vector files: the shared JSON test cases, embedded in the binary and
-//! optionally read from disk, parsed into typed cases.
+//! The vector format: the shared JSON test cases, embedded in the binary,
+//! and their typed form. This module knows the format every suite shares
+//! (header, cases, expectations) and no suite: which suites exist, which
+//! operations they take and what their headers mean is checked by
+//! [`crate::loader`], which sits above [`crate::suites`] and reads files
+//! through [`UncheckedFile`].
 //!
-//! Every load error names the file and, where there is one, the case id and
-//! the JSON path, because a vector author fixes a file, not a stack trace.
+//! Every format error names the file and, where there is one, the case id
+//! and the JSON path, because a vector author fixes a file, not a stack
+//! trace.
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -12,8 +17,6 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use thiserror::Error;
-
-use crate::suites::SuiteRegistry;
 
 /// The files under `conformance/vectors/`, relative paths with `/`.
 static EMBEDDED_FILES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/embedded_vectors.rs"));
@@ -227,7 +230,8 @@ impl Case {
     }
 }
 
-/// One vector file, parsed and checked against its suite.
+/// One vector file, parsed and checked against its suite (by
+/// [`crate::loader`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct VectorFile {
     pub source: VectorSource,
@@ -245,13 +249,9 @@ pub struct VectorFile {
     pub cases: Vec<Case>,
 }
 
-/// A vector file that cannot be used.
+/// A vector file that does not follow the format every suite shares.
 #[derive(Debug, Error)]
-pub enum LoadError {
-    #[error("{file}: cannot read: {error}")]
-    Read { file: String, error: std::io::Error },
-    #[error("{file}: holds no *.json vector file")]
-    EmptyDir { file: String },
+pub enum FormatError {
     #[error("{file}: not valid JSON: {message}")]
     Json { file: String, message: String },
     #[error("{file}: at {path}: {message}")]
@@ -267,14 +267,6 @@ pub enum LoadError {
         path: String,
         message: String,
     },
-    #[error("{file}: unknown suite {suite:?}; this runner knows {known}")]
-    UnknownSuite {
-        file: String,
-        suite: String,
-        known: String,
-    },
-    #[error("{file}: suite header: {message}")]
-    Config { file: String, message: String },
 }
 
 #[derive(Deserialize)]
@@ -358,117 +350,121 @@ impl RawCase {
     }
 }
 
-impl VectorFile {
-    /// Parses one vector file; `resources` is where the paths in its header
-    /// are resolved.
-    pub fn parse(
-        text: &str,
-        source: VectorSource,
-        resources: &ResourceDir,
-        registry: &SuiteRegistry,
-    ) -> Result<VectorFile, LoadError> {
+/// A vector file as the format reads it, before any suite has looked at
+/// it: the header parsed, the cases still JSON. [`UncheckedFile::case`]
+/// reads them one at a time, so that the loader can check each against its
+/// suite before the next is read and a broken file reports its first fault.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UncheckedFile {
+    /// The header; its `cases` stay empty and its `config` null until
+    /// [`UncheckedFile::into_file`].
+    file: VectorFile,
+    cases: Vec<Value>,
+}
+
+impl UncheckedFile {
+    /// Reads the header of one vector file.
+    pub fn parse(text: &str, source: VectorSource) -> Result<UncheckedFile, FormatError> {
         let file = source.to_string();
-        let value: Value = serde_json::from_str(text).map_err(|error| LoadError::Json {
+        let value: Value = serde_json::from_str(text).map_err(|error| FormatError::Json {
             file: file.clone(),
             message: error.to_string(),
         })?;
         let header: RawHeader =
-            serde_path_to_error::deserialize(&value).map_err(|error| LoadError::Header {
-                file: file.clone(),
+            serde_path_to_error::deserialize(&value).map_err(|error| FormatError::Header {
+                file,
                 path: json_path(&error.path().to_string()),
                 message: error.inner().to_string(),
             })?;
-        let suite = registry
-            .find(&header.suite)
-            .ok_or_else(|| LoadError::UnknownSuite {
-                file: file.clone(),
-                suite: header.suite.clone(),
-                known: registry.names().collect::<Vec<_>>().join(", "),
-            })?;
-
-        let mut cases = Vec::with_capacity(header.cases.len());
-        for (index, raw) in header.cases.iter().enumerate() {
-            let id = raw
-                .get("id")
-                .and_then(Value::as_str)
-                .unwrap_or("(no id)")
-                .to_owned();
-            let case_error = |path: String, message: String| LoadError::Case {
-                file: file.clone(),
-                id: id.clone(),
-                path,
-                message,
-            };
-            let mut case: RawCase = serde_path_to_error::deserialize(raw).map_err(|error| {
-                let inner = error.path().to_string();
-                let path = if inner == "." {
-                    format!("cases[{index}]")
-                } else {
-                    format!("cases[{index}].{inner}")
-                };
-                case_error(path, error.inner().to_string())
-            })?;
-            let expectation = case
-                .expectation()
-                .map_err(|message| case_error(format!("cases[{index}]"), message))?;
-            if !suite.operations().contains(&case.op.as_str()) {
-                return Err(case_error(
-                    format!("cases[{index}].op"),
-                    format!(
-                        "operation {:?} is not one of suite {}'s ({})",
-                        case.op,
-                        suite.name(),
-                        suite.operations().join(", ")
-                    ),
-                ));
-            }
-            cases.push(Case {
-                id: case.id,
-                description: case.description,
-                flags: case.flags,
-                op: case.op,
-                input: case.input,
-                expectation,
-                upstream: case.upstream,
-                fixture: case.fixture,
-            });
-        }
-
-        let config = suite
-            .config(&header.extra, resources)
-            .map_err(|error| LoadError::Config {
-                file: file.clone(),
-                message: error.to_string(),
-            })?;
-        Ok(VectorFile {
-            source,
-            schema: header.schema,
-            suite: header.suite,
-            version: header.version,
-            description: header.description,
-            notes: header.notes,
-            header: header.extra,
-            config,
-            cases,
+        Ok(UncheckedFile {
+            file: VectorFile {
+                source,
+                schema: header.schema,
+                suite: header.suite,
+                version: header.version,
+                description: header.description,
+                notes: header.notes,
+                header: header.extra,
+                config: Value::Null,
+                cases: Vec::new(),
+            },
+            cases: header.cases,
         })
     }
 
-    /// Reads and parses a vector file from disk.
-    pub fn read(path: &Path, registry: &SuiteRegistry) -> Result<VectorFile, LoadError> {
-        let text = std::fs::read_to_string(path).map_err(|error| LoadError::Read {
-            file: path.display().to_string(),
-            error,
+    pub fn source(&self) -> &VectorSource {
+        &self.file.source
+    }
+
+    /// The file's `suite` field.
+    pub fn suite(&self) -> &str {
+        &self.file.suite
+    }
+
+    /// The suite-specific header fields.
+    pub fn header(&self) -> &Map<String, Value> {
+        &self.file.header
+    }
+
+    /// How many cases the file holds.
+    pub fn case_count(&self) -> usize {
+        self.cases.len()
+    }
+
+    /// Reads case `index` (0-based, below [`UncheckedFile::case_count`]).
+    pub fn case(&self, index: usize) -> Result<Case, FormatError> {
+        let raw = self.cases.get(index).unwrap_or(&Value::Null);
+        let case_error = |path: String, message: String| self.case_error(index, path, message);
+        let mut case: RawCase = serde_path_to_error::deserialize(raw).map_err(|error| {
+            let inner = error.path().to_string();
+            let path = if inner == "." {
+                format!("cases[{index}]")
+            } else {
+                format!("cases[{index}].{inner}")
+            };
+            case_error(path, error.inner().to_string())
         })?;
-        let dir = path
-            .parent()
-            .filter(|parent| !parent.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        VectorFile::parse(
-            &text,
-            VectorSource::File(path.to_owned()),
-            &ResourceDir::Dir(dir.to_owned()),
-            registry,
-        )
+        let expectation = case
+            .expectation()
+            .map_err(|message| case_error(format!("cases[{index}]"), message))?;
+        Ok(Case {
+            id: case.id,
+            description: case.description,
+            flags: case.flags,
+            op: case.op,
+            input: case.input,
+            expectation,
+            upstream: case.upstream,
+            fixture: case.fixture,
+        })
+    }
+
+    /// An error in case `index` at `path`, naming the file and the case's
+    /// id as far as it can be read.
+    pub fn case_error(&self, index: usize, path: String, message: String) -> FormatError {
+        let id = self
+            .cases
+            .get(index)
+            .and_then(|raw| raw.get("id"))
+            .and_then(Value::as_str)
+            .unwrap_or("(no id)")
+            .to_owned();
+        FormatError::Case {
+            file: self.file.source.to_string(),
+            id,
+            path,
+            message,
+        }
+    }
+
+    /// The checked file: its cases, read and checked, and the `config` its
+    /// suite built from the header.
+    pub fn into_file(self, cases: Vec<Case>, config: Value) -> VectorFile {
+        VectorFile {
+            config,
+            cases,
+            ..self.file
+        }
     }
 }
 
@@ -488,59 +484,18 @@ pub struct VectorSet {
 }
 
 impl VectorSet {
-    /// Every embedded vector file (`*.json` at the top of `vectors/`).
-    pub fn embedded(registry: &SuiteRegistry) -> Result<VectorSet, LoadError> {
-        let mut files = Vec::new();
-        for (path, text) in EMBEDDED_FILES {
-            if path.contains('/') || !path.ends_with(".json") {
-                continue;
-            }
-            files.push(VectorFile::parse(
-                text,
-                VectorSource::Embedded(path),
-                &ResourceDir::Embedded,
-                registry,
-            )?);
-        }
-        Ok(VectorSet { files })
+    /// Every embedded vector file (`*.json` at the top of `vectors/`), as
+    /// (path relative to that directory, contents).
+    pub fn embedded_texts() -> impl Iterator<Item = (&'static str, &'static str)> {
+        EMBEDDED_FILES
+            .iter()
+            .copied()
+            .filter(|(path, _)| !path.contains('/') && path.ends_with(".json"))
     }
 
-    /// Adds the vector files at `path`: the file itself, or every `*.json`
-    /// directly in the directory. A file named like one already in the set
-    /// replaces it, so an edited checkout of the vectors runs without a
-    /// rebuild.
-    pub fn add_path(&mut self, path: &Path, registry: &SuiteRegistry) -> Result<(), LoadError> {
-        let read_error = |error| LoadError::Read {
-            file: path.display().to_string(),
-            error,
-        };
-        let metadata = std::fs::metadata(path).map_err(read_error)?;
-        if !metadata.is_dir() {
-            let file = VectorFile::read(path, registry)?;
-            self.insert(file);
-            return Ok(());
-        }
-        let mut paths = Vec::new();
-        for entry in std::fs::read_dir(path).map_err(read_error)? {
-            let entry_path = entry.map_err(read_error)?.path();
-            if entry_path.extension().is_some_and(|ext| ext == "json") && entry_path.is_file() {
-                paths.push(entry_path);
-            }
-        }
-        if paths.is_empty() {
-            return Err(LoadError::EmptyDir {
-                file: path.display().to_string(),
-            });
-        }
-        paths.sort();
-        for file_path in paths {
-            let file = VectorFile::read(&file_path, registry)?;
-            self.insert(file);
-        }
-        Ok(())
-    }
-
-    fn insert(&mut self, file: VectorFile) {
+    /// Adds a file; a file named like one already in the set replaces it,
+    /// so an edited checkout of the vectors runs without a rebuild.
+    pub fn insert(&mut self, file: VectorFile) {
         let name = file.source.file_name().into_owned();
         match self
             .files
@@ -565,13 +520,9 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn parse(value: Value) -> Result<VectorFile, LoadError> {
-        VectorFile::parse(
-            &value.to_string(),
-            VectorSource::File("test.json".into()),
-            &ResourceDir::Embedded,
-            &SuiteRegistry::standard(),
-        )
+    /// The file's first case, as the format reads it.
+    fn parse(value: Value) -> Result<Case, FormatError> {
+        UncheckedFile::parse(&value.to_string(), VectorSource::File("test.json".into()))?.case(0)
     }
 
     fn file_with_case(case: Value) -> Value {
@@ -611,7 +562,7 @@ mod tests {
 
     #[test]
     fn acceptable_answers_are_outputs_or_error_kinds() {
-        let file = parse(file_with_case(json!({
+        let case = parse(file_with_case(json!({
             "id": "template-0004", "description": "d", "op": "template", "flags": ["f"],
             "input": {"message": "x"}, "result": "acceptable",
             "acceptable": [
@@ -621,7 +572,7 @@ mod tests {
         })))
         .expect("a well-formed acceptable case");
         assert_eq!(
-            file.cases[0].expectation,
+            case.expectation,
             Expectation::Acceptable {
                 acceptable: vec![
                     Alternative::Expected(json!({"kind": "other", "template": null})),
@@ -644,35 +595,6 @@ mod tests {
             .expect_err("not an answer");
             assert!(error.to_string().contains("cases[0].acceptable"), "{error}");
         }
-    }
-
-    #[test]
-    fn operation_of_another_suite_is_rejected() {
-        let error = parse(file_with_case(json!({
-            "id": "template-0003", "description": "d", "op": "chat_parse",
-            "input": {}, "result": "valid", "expected": {},
-        })))
-        .expect_err("chat_parse is not a template operation");
-        assert!(error.to_string().contains("chat_parse"), "{error}");
-    }
-
-    #[test]
-    fn unknown_suite_lists_the_known_ones() {
-        let mut file = file_with_case(json!({}));
-        file["suite"] = json!("nope");
-        file["cases"] = json!([]);
-        let error = parse(file).expect_err("no suite is called nope");
-        assert!(error.to_string().contains("template"), "{error}");
-    }
-
-    #[test]
-    fn missing_vocabulary_file_is_a_config_error() {
-        let mut file = file_with_case(json!({}));
-        file["cases"] = json!([]);
-        file["vocabulary"] = json!("vocabulary/none.txt");
-        let error = parse(file).expect_err("the vocabulary does not exist");
-        assert!(matches!(error, LoadError::Config { .. }), "{error}");
-        assert!(error.to_string().contains("none.txt"), "{error}");
     }
 
     #[test]
@@ -705,14 +627,5 @@ mod tests {
             assert!(error.starts_with(message), "{error}");
         }
         assert_eq!(retired_ids().map(|list| list.len()), Ok(0));
-    }
-
-    #[test]
-    fn embedded_vectors_load() {
-        let set = VectorSet::embedded(&SuiteRegistry::standard());
-        assert!(
-            set.as_ref().is_ok_and(|set| !set.files.is_empty()),
-            "{set:?}"
-        );
     }
 }

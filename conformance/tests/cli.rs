@@ -6,8 +6,8 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
+use agentfence_conformance::loader;
 use agentfence_conformance::suites::SuiteRegistry;
-use agentfence_conformance::vectors::VectorSet;
 use serde_json::{Value, json};
 
 mod common;
@@ -31,7 +31,7 @@ fn agentfence_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
 }
 
 fn embedded_case_count() -> usize {
-    VectorSet::embedded(&SuiteRegistry::standard())
+    loader::embedded(&SuiteRegistry::standard())
         .expect("the embedded vectors load")
         .cases()
         .count()
@@ -110,7 +110,7 @@ fn malformed_vector_is_a_load_error_naming_file_and_case() {
 fn reused_id_is_a_lint_error() {
     let dir = tempfile::tempdir().expect("a temp dir");
     let path = dir.path().join("reused.json");
-    let shipped = VectorSet::embedded(&SuiteRegistry::standard())
+    let shipped = loader::embedded(&SuiteRegistry::standard())
         .expect("the embedded vectors load")
         .cases()
         .next()

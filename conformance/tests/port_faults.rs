@@ -1,6 +1,8 @@
 //! The runner survives a misbehaving port: a crash, a hang, an answer for
 //! the wrong id or a garbage line each fail that one case, with the reason,
-//! and the runner starts the port again for the next case.
+//! and the runner starts the port again for the next case; a second reply
+//! line fails the case it answers; a port that never answers is given up
+//! after a few timeouts.
 //!
 //! The misbehaving port is this test binary itself: started with
 //! `AGENTFENCE_FAKE_PORT=1` it serves the reference through the library's
@@ -12,10 +14,13 @@ use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
 use std::path::Path;
 use std::process::Command;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use agentfence_conformance::outcome::Verdict;
-use agentfence_conformance::port_process::{MAX_FAILED_STARTS, PortProcess};
+use agentfence_conformance::loader;
+use agentfence_conformance::outcome::{Answer, Verdict};
+use agentfence_conformance::port_process::{
+    MAX_CONSECUTIVE_TIMEOUTS, MAX_FAILED_STARTS, PortProcess,
+};
 use agentfence_conformance::port_server::{PortResponse, PortServer};
 use agentfence_conformance::reference::ReferenceImplementation;
 use agentfence_conformance::report::RunReport;
@@ -34,6 +39,11 @@ const CRASH_ON: &str = "AGENTFENCE_FAKE_PORT_CRASH_ON";
 const HANG_ON: &str = "AGENTFENCE_FAKE_PORT_HANG_ON";
 const WRONG_ID_ON: &str = "AGENTFENCE_FAKE_PORT_WRONG_ID_ON";
 const GARBAGE_ON: &str = "AGENTFENCE_FAKE_PORT_GARBAGE_ON";
+/// Case ids on which the fake port writes its reply twice.
+const TWICE_ON: &str = "AGENTFENCE_FAKE_PORT_TWICE_ON";
+/// Set: the fake port answers hello and nothing after it, never exiting
+/// until its input ends.
+const SILENT: &str = "AGENTFENCE_FAKE_PORT_SILENT";
 /// A file the fake port appends a line to on every hello.
 const HELLO_LOG: &str = "AGENTFENCE_FAKE_PORT_HELLO_LOG";
 
@@ -50,7 +60,15 @@ fn main() {
         return;
     }
     let arguments = Arguments::from_args();
-    let tests: [(&str, PortTest); 3] = [
+    let tests: [(&str, PortTest); 5] = [
+        (
+            "port_that_never_answers_is_given_up_after_a_few_timeouts",
+            port_that_never_answers_is_given_up_after_a_few_timeouts,
+        ),
+        (
+            "second_reply_line_is_an_error_of_the_case_it_answers",
+            second_reply_line_is_an_error_of_the_case_it_answers,
+        ),
         (
             "each_fault_fails_only_its_case_and_restarts_the_port",
             each_fault_fails_only_its_case_and_restarts_the_port,
@@ -85,6 +103,8 @@ fn fake_port() {
     let hang_on = ids_from_env(HANG_ON);
     let wrong_id_on = ids_from_env(WRONG_ID_ON);
     let garbage_on = ids_from_env(GARBAGE_ON);
+    let twice_on = ids_from_env(TWICE_ON);
+    let silent = std::env::var_os(SILENT).is_some();
     let hello_log = std::env::var_os(HELLO_LOG);
 
     let registry = SuiteRegistry::standard();
@@ -104,7 +124,9 @@ fn fake_port() {
         {
             let _ = writeln!(log, "hello");
         }
-        let reply = if crash_on.contains(&id) {
+        let reply = if silent && request["type"] == "case" {
+            continue;
+        } else if crash_on.contains(&id) {
             std::process::exit(3);
         } else if hang_on.contains(&id) {
             std::thread::sleep(Duration::from_secs(120));
@@ -116,6 +138,7 @@ fn fake_port() {
                 PortResponse::Reply(reply) if wrong_id_on.contains(&id) => {
                     reply.replace(&format!("\"{id}\""), "\"not-the-case-id\"")
                 }
+                PortResponse::Reply(reply) if twice_on.contains(&id) => format!("{reply}\n{reply}"),
                 PortResponse::Reply(reply) => reply,
                 PortResponse::Diagnostic(message) => {
                     eprintln!("fake port: {message}");
@@ -147,7 +170,7 @@ fn fake_port_command(faults: &[(&str, &str)]) -> String {
 }
 
 fn template_vectors(registry: &SuiteRegistry) -> Result<VectorSet, Failed> {
-    let mut vectors = VectorSet::embedded(registry).map_err(|error| error.to_string())?;
+    let mut vectors = loader::embedded(registry).map_err(|error| error.to_string())?;
     vectors.files.retain(|file| file.suite == "template");
     Ok(vectors)
 }
@@ -261,6 +284,102 @@ fn port_that_cannot_restart_is_given_up() -> Result<(), Failed> {
     }
     if report.tally().failed != ids.len() {
         return Err(format!("every case should fail, tally {:?}", report.tally()).into());
+    }
+    Ok(())
+}
+
+fn port_that_never_answers_is_given_up_after_a_few_timeouts() -> Result<(), Failed> {
+    let registry = SuiteRegistry::standard();
+    let mut vectors = loader::embedded(&registry).map_err(|error| error.to_string())?;
+    vectors.files.retain(|file| file.suite == "chat");
+    let ids: Vec<String> = vectors.cases().map(|(_, case)| case.id.clone()).collect();
+    let limit = MAX_CONSECUTIVE_TIMEOUTS as usize;
+    if ids.len() <= limit {
+        return Err(format!("need more than {limit} chat cases, have {}", ids.len()).into());
+    }
+    // The default timeout: the point is that a run against a port that
+    // never answers costs a few timeouts, not one per case (the chat suite
+    // at 5 s a case would take half an hour).
+    let timeout = Duration::from_secs(5);
+    let started = Instant::now();
+    let mut port = PortProcess::start(&fake_port_command(&[(SILENT, "1")]), timeout)
+        .map_err(|error| error.to_string())?;
+    let report = run(&vectors, &registry, &mut port, &Selection::default());
+    drop(port);
+    let took = started.elapsed();
+    if took > Duration::from_secs(60) {
+        return Err(format!("the run took {took:?}, over a minute").into());
+    }
+    let got = verdicts(&report);
+    for id in &ids[..limit] {
+        expect_errored(&got, id, "no answer within")?;
+    }
+    expect_errored(&got, &ids[limit - 1], "given up")?;
+    for (_, case) in report
+        .files
+        .iter()
+        .flat_map(|file| &file.cases)
+        .enumerate()
+        .skip(limit)
+    {
+        let Answer::NotSent { reason } = &case.answer else {
+            return Err(format!(
+                "{}: sent after the port was given up: {:?}",
+                case.id, case.answer
+            )
+            .into());
+        };
+        if !reason.contains("given up") || !reason.contains(&ids[0]) {
+            return Err(format!("{}: the reason does not say why: {reason:?}", case.id).into());
+        }
+        expect_errored(&got, &case.id, "given up")?;
+    }
+    if report.tally().failed != ids.len() {
+        return Err(format!("every case should fail, tally {:?}", report.tally()).into());
+    }
+    Ok(())
+}
+
+fn second_reply_line_is_an_error_of_the_case_it_answers() -> Result<(), Failed> {
+    let registry = SuiteRegistry::standard();
+    let vectors = template_vectors(&registry)?;
+    let ids: Vec<String> = vectors.cases().map(|(_, case)| case.id.clone()).collect();
+    let (Some(first), Some(last)) = (ids.first(), ids.last()) else {
+        return Err("no template case".into());
+    };
+    if ids.len() < 3 {
+        return Err("need three template cases".into());
+    }
+    // Twice on the first case (found when the next is sent or read) and
+    // on the last (found when the port ends).
+    let twice = format!("{first},{last}");
+    let mut port = PortProcess::start(&fake_port_command(&[(TWICE_ON, &twice)]), CASE_TIMEOUT)
+        .map_err(|error| error.to_string())?;
+    let report = run(&vectors, &registry, &mut port, &Selection::default());
+    let restarts = port.restarts();
+    drop(port);
+    let got = verdicts(&report);
+    expect_errored(&got, first, "twice")?;
+    expect_errored(&got, last, "twice")?;
+    let mut reference = ReferenceImplementation::new(&registry);
+    let baseline = verdicts(&run(
+        &vectors,
+        &registry,
+        &mut reference,
+        &Selection::default(),
+    ));
+    for id in &ids[1..ids.len() - 1] {
+        if got.get(id) != baseline.get(id) {
+            return Err(format!(
+                "{id} is not judged as the reference's answer: port {:?}, reference {:?}",
+                got.get(id),
+                baseline.get(id)
+            )
+            .into());
+        }
+    }
+    if restarts != 0 {
+        return Err(format!("a second line needs no restart, got {restarts}").into());
     }
     Ok(())
 }

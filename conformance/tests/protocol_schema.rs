@@ -10,9 +10,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use agentfence_conformance::loader;
 use agentfence_conformance::protocol::{PROTOCOL_VERSION, parse_case_result, parse_hello_reply};
 use agentfence_conformance::suites::SuiteRegistry;
-use agentfence_conformance::vectors::VectorSet;
 use jsonschema::Validator;
 use serde_json::{Value, json};
 
@@ -141,7 +141,7 @@ fn json_lines(path: &Path) -> Vec<Value> {
 }
 
 fn embedded_cases() -> (usize, usize) {
-    let vectors = VectorSet::embedded(&SuiteRegistry::standard()).expect("the vectors load");
+    let vectors = loader::embedded(&SuiteRegistry::standard()).expect("the vectors load");
     (vectors.files.len(), vectors.cases().count())
 }
 

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use agentfence_conformance::case_list::glob_matches;
+use agentfence_conformance::loader;
 use agentfence_conformance::suites::SuiteRegistry;
-use agentfence_conformance::vectors::VectorSet;
 use serde_json::{Value, json};
 
 mod common;
@@ -23,7 +23,7 @@ fn closing_line(output: &Output) -> String {
 
 /// Embedded case ids matching `glob`.
 fn embedded_ids(glob: &str) -> Vec<String> {
-    VectorSet::embedded(&SuiteRegistry::standard())
+    loader::embedded(&SuiteRegistry::standard())
         .expect("the embedded vectors load")
         .cases()
         .map(|(_, case)| case.id.clone())

@@ -7,6 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
+use agentfence_conformance::loader;
 use agentfence_conformance::suites::SuiteRegistry;
 use agentfence_conformance::vectors::VectorSet;
 
@@ -86,7 +87,7 @@ fn divergences(vectors: &VectorSet) -> BTreeMap<String, BTreeSet<String>> {
 }
 
 fn embedded() -> VectorSet {
-    VectorSet::embedded(&SuiteRegistry::standard()).unwrap_or_else(|error| panic!("{error}"))
+    loader::embedded(&SuiteRegistry::standard()).unwrap_or_else(|error| panic!("{error}"))
 }
 
 #[test]

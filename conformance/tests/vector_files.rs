@@ -7,8 +7,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use agentfence_conformance::lint::{UPSTREAM_DIVERGENCE, lint};
+use agentfence_conformance::loader;
 use agentfence_conformance::suites::SuiteRegistry;
-use agentfence_conformance::vectors::{VectorSet, embedded_files};
+use agentfence_conformance::vectors::embedded_files;
 use jsonschema::{Retrieve, Uri, Validator};
 use serde_json::{Value, json};
 
@@ -327,7 +328,7 @@ fn schemas_check_acceptable_cases() {
 #[test]
 fn vector_set_keeps_the_lint_rules() {
     let registry = SuiteRegistry::standard();
-    let vectors = VectorSet::embedded(&registry).unwrap_or_else(|error| panic!("{error}"));
+    let vectors = loader::embedded(&registry).unwrap_or_else(|error| panic!("{error}"));
     let problems: Vec<String> = lint(&vectors.files, &registry)
         .iter()
         .map(ToString::to_string)

@@ -4,11 +4,11 @@
 
 use std::sync::Arc;
 
+use agentfence_conformance::loader;
 use agentfence_conformance::outcome::{Verdict, judge};
 use agentfence_conformance::reference::call_reference;
 use agentfence_conformance::report::CaseReport;
 use agentfence_conformance::suites::{ReferenceSuite, SuiteRegistry};
-use agentfence_conformance::vectors::VectorSet;
 use libtest_mimic::{Arguments, Failed, Trial};
 
 /// Trial names carry this much of the description: enough to recognise a
@@ -26,7 +26,7 @@ fn trial_name(id: &str, description: &str) -> String {
 fn main() {
     let arguments = Arguments::from_args();
     let registry = Arc::new(SuiteRegistry::standard());
-    let vectors = match VectorSet::embedded(&registry) {
+    let vectors = match loader::embedded(&registry) {
         Ok(vectors) => vectors,
         Err(error) => {
             eprintln!("cannot load the embedded vectors: {error}");

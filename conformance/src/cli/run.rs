@@ -9,6 +9,7 @@ use super::progress::{Observed, Progress};
 use super::{EXIT_FAILURE, EXIT_USAGE, RunArgs};
 use crate::case_list::CaseList;
 use crate::lint::lint;
+use crate::loader;
 use crate::port_process::PortProcess;
 use crate::reference::ReferenceImplementation;
 use crate::report::{RunReport, write_json, write_junit, write_text};
@@ -141,11 +142,9 @@ fn write_file(
 
 /// The embedded vectors plus `--vectors`, checked by the lint rules.
 fn load(args: &RunArgs, registry: &SuiteRegistry) -> Result<VectorSet, String> {
-    let mut vectors = VectorSet::embedded(registry).map_err(|error| error.to_string())?;
+    let mut vectors = loader::embedded(registry).map_err(|error| error.to_string())?;
     for path in &args.vectors {
-        vectors
-            .add_path(path, registry)
-            .map_err(|error| error.to_string())?;
+        loader::add_path(&mut vectors, path, registry).map_err(|error| error.to_string())?;
     }
     let problems = lint(&vectors.files, registry);
     if problems.is_empty() {

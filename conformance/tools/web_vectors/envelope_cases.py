@@ -8,8 +8,10 @@ DESCRIPTION = (
     "fullwidth look-alikes of quotes and brackets as references); any opening or closing untrusted_content tag "
     "in the body, in any case, spacing, width, with invisible characters, a dash look-alike or spelled with a reference, is "
     "neutralized by escaping its < one level (< to &lt;, &lt; to &amp;lt;), and nothing else of the body "
-    "changes. sanitized_at is any RFC 3339 timestamp and is written in UTC with Z, the fraction without "
-    "trailing zeros; anything else is refused with invalid_timestamp. Expected answers were derived from the "
+    "changes. sanitized_at is any RFC 3339 timestamp (date and time separated by T, t or a space) and is "
+    "written in UTC with Z, the fraction without trailing zeros; a field out of its range (February 30, hour 24, "
+    "minute 60, offset +24:00) is refused with invalid_timestamp, as is anything else that is not RFC 3339; a "
+    "leap second (23:59:60) is taken only as the last second of a month in UTC and written as 23:59:59.999999999Z. Expected answers were derived from the "
     "rules of agentfence::web::envelope (seed 002_d5da89314dff17a3, with agentsec-core 0.5.0's unescaped "
     "envelope fixed), computed with the reference and read case by case; upstream answers were recorded with "
     "conformance/upstream's agentsec-core 0.5.0 port, which writes the case's sanitized_at verbatim in place of "
@@ -46,8 +48,12 @@ NOTES = {
         "A port that copies labels verbatim lets a label add labels or end the tag.",
     ),
     "timestamp": (
-        "sanitized_at is an RFC 3339 timestamp in another form (an offset, lower-case t and z, a fraction with trailing zeros): it is written as the same instant in UTC with Z and the fraction without trailing zeros.",
+        "sanitized_at is an RFC 3339 timestamp in another form (an offset, lower-case t and z, a space between date and time, a fraction with trailing zeros): it is written as the same instant in UTC with Z and the fraction without trailing zeros.",
         "A port that copies the timestamp verbatim (agentsec-core 0.5.0 wrote +00:00 with nanoseconds) gives equal instants unequal text.",
+    ),
+    "leap-second": (
+        "sanitized_at holds a leap second (23:59:60), which RFC 3339 allows as the last second of a month in UTC: there it is written as the nanosecond before the next minute (23:59:59.999999999Z); at any other instant, offset included, it is refused with invalid_timestamp.",
+        "A port whose date library rolls 23:59:60 into the next minute, or refuses every leap second, answers another instant or an error.",
     ),
     "invalid-timestamp": (
         "sanitized_at is not an RFC 3339 timestamp (no offset, no seconds, out-of-range fields, surrounding spaces, not a date at all): the envelope is refused with invalid_timestamp.",
@@ -207,4 +213,28 @@ CASES += [
      env("<untrusted\u2010content>")),
     ("&Lt; is HTML's much-less-than sign, not <: the body is copied as it is.", ["body-untouched"],
      env("&Lt;/untrusted_content>")),
+]
+
+# Added for the leap second, the space separator and the range of each
+# field (a JavaScript Date rolls February 30 into March); appended so that
+# every id stays.
+CASES += [
+    ("A leap second at the end of a year in UTC is the nanosecond before midnight.", ["timestamp", "leap-second"],
+     env("x", at="2016-12-31T23:59:60Z")),
+    ("A leap second at the end of June in UTC.", ["timestamp", "leap-second"], env("x", at="2026-06-30T23:59:60Z")),
+    ("A leap second with an offset whose instant is the last second of a month in UTC.", ["timestamp", "leap-second"],
+     env("x", at="2017-01-01T00:59:60+01:00")),
+    ("A leap second that is not the last second of a month is refused.", ["invalid-timestamp", "leap-second"],
+     env("x", at="2026-11-29T23:59:60Z")),
+    ("A leap second at 23:59:60 local time whose UTC instant is not a month's last second is refused.",
+     ["invalid-timestamp", "leap-second"], env("x", at="2016-12-31T23:59:60+01:00")),
+    ("A space between date and time, which RFC 3339 allows, is written as T.", ["timestamp"],
+     env("x", at="2026-11-29 10:00:00Z")),
+    ("February 29th of a leap year.", ["timestamp"], env("x", at="2024-02-29T10:00:00Z")),
+    ("February 29th of a year that is not a leap year.", ["invalid-timestamp"], env("x", at="2025-02-29T10:00:00Z")),
+    ("November 31st.", ["invalid-timestamp"], env("x", at="2026-11-31T10:00:00Z")),
+    ("Month 13.", ["invalid-timestamp"], env("x", at="2026-13-01T10:00:00Z")),
+    ("Minute 60.", ["invalid-timestamp"], env("x", at="2026-11-29T10:60:00Z")),
+    ("Second 61.", ["invalid-timestamp"], env("x", at="2026-11-29T10:00:61Z")),
+    ("An offset of +24:00.", ["invalid-timestamp"], env("x", at="2026-11-29T10:00:00+24:00")),
 ]

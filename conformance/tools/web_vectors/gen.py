@@ -45,7 +45,7 @@ UPSTREAM = "agentsec-core@0.5.0"
 # conformance/CHANGELOG.md says (cases added: minor; an expected answer
 # changed or a case retired: major; descriptions, notes, upstream answers:
 # patch) and add the changelog section and vectors/VERSION with it.
-SUITE_VERSION = "1.1.0"
+SUITE_VERSION = "1.2.0"
 
 sys.path.insert(0, HERE)
 import envelope_cases  # noqa: E402
@@ -219,6 +219,9 @@ def run_reference(runner, files, port_cmd=None, ids=None):
             port = port_of(originals[case["id"]]["input"], case["input"])
             if "broken" in answer:
                 answers[case["id"]] = ("broken", answer["broken"]["reason"])
+                continue
+            if "not_sent" in answer:
+                answers[case["id"]] = ("skipped", answer["not_sent"]["reason"])
                 continue
             replied = answer["replied"]
             if "output" in replied:
