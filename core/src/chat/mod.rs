@@ -26,8 +26,8 @@
 //! values may hold `,` and `]`.
 
 mod marker;
+mod readers;
 mod render;
-mod suspect;
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -36,11 +36,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use thiserror::Error;
 
+pub use readers::Reader;
 pub use render::render;
 
 use crate::char_class::is_invisible_format;
 use marker::{Marker, parse_marker};
-use suspect::reads_as_marker;
+use readers::{WholeText, marker_role, reads_as_marker};
 
 /// The attribute that carries the nonce; never part of a message's metadata.
 pub const NONCE_KEY: &str = "nonce";
@@ -126,6 +127,26 @@ pub enum ChatError {
     InvalidNonce { nonce: String },
     #[error("the template uses {{{{{name}}}}}, which has no value")]
     UnknownVariable { name: String },
+    /// A template value rendered into a marker line would change the
+    /// marker: close its quote, add an attribute, or end its line.
+    #[error(
+        "template line {line}: the value of {{{{{name}}}}} holds {found:?}, which would change \
+         the role marker it is written into (quotes, commas, brackets, `=`, backslashes, line \
+         breaks, controls and invisible characters may not be rendered into a marker line)"
+    )]
+    ValueInMarkerLine {
+        name: String,
+        line: usize,
+        found: char,
+    },
+    /// A template line that some reader takes for a role marker but whose
+    /// marker cannot be written back with the nonce (an attribute block the
+    /// grammar does not read, or a marker spread over several lines).
+    #[error(
+        "template line {line}: some reader takes this line for a role marker, but it is not \
+         one this parser can put the nonce into: write it as `role:` or `role[key=\"value\"]:`"
+    )]
+    UnclearTemplateMarker { line: usize },
     #[error("no random nonce could be drawn: {reason}")]
     Random { reason: String },
 }
@@ -141,6 +162,8 @@ impl ChatError {
             ChatError::ReservedAttribute { .. } => "reserved_attribute",
             ChatError::InvalidNonce { .. } => "invalid_nonce",
             ChatError::UnknownVariable { .. } => "unknown_variable",
+            ChatError::ValueInMarkerLine { .. } => "value_in_marker",
+            ChatError::UnclearTemplateMarker { .. } => "unclear_template_marker",
             ChatError::Random { .. } => "random",
         }
     }
@@ -327,18 +350,24 @@ pub fn parse<'a>(
     let mut messages = Vec::with_capacity(expected + 1);
     let mut pending = Pending::new(Role::System, BTreeMap::new(), true);
     let mut markers = 0;
+    let mut whole_text = context.map(|_| WholeText::new());
     for line in lines(text) {
         match parse_marker(line.body) {
             Some(marker) => {
                 if let Some(context) = context {
                     check_nonce(&marker, &context.nonce, line.number)?;
                 }
+                if let Some(whole_text) = &mut whole_text {
+                    whole_text.reset();
+                }
                 markers += 1;
                 let next = Pending::new(marker.role, metadata(&marker), false);
                 std::mem::replace(&mut pending, next).finish(text, &mut messages);
             }
             None => {
-                if context.is_some() && reads_as_marker(line.body) {
+                if let Some(whole_text) = &mut whole_text
+                    && (reads_as_marker(line.body) || whole_text.content_line(line.body).is_some())
+                {
                     return Err(ChatError::NonceMismatch { line: line.number });
                 }
                 pending.add(&line);
@@ -398,16 +427,31 @@ pub fn pre_render_with_nonce(template: &str, nonce: &str) -> Result<(String, Con
     // parse of the plain render does, so both read the same text.
     let body = without_bom(template);
     out.push_str(&template[..template.len() - body.len()]);
+    let mut whole_text = WholeText::new();
     for line in lines(body) {
         if line.number > 1 {
             out.push('\n');
         }
         let cr = if line.crlf { "\r" } else { "" };
-        let Some(marker) = parse_marker(line.body) else {
-            out.push_str(line.body);
-            out.push_str(cr);
-            continue;
+        let odd;
+        let marker = match parse_marker(line.body) {
+            Some(marker) => marker,
+            None => match odd_marker(line.body, line.number)? {
+                Some(text) => {
+                    odd = text;
+                    parse_marker(&odd).ok_or(ChatError::UnclearTemplateMarker { line: line.number })?
+                }
+                None => {
+                    if whole_text.content_line(line.body).is_some() {
+                        return Err(ChatError::UnclearTemplateMarker { line: line.number });
+                    }
+                    out.push_str(line.body);
+                    out.push_str(cr);
+                    continue;
+                }
+            },
         };
+        whole_text.reset();
         if marker.nonces().next().is_some() {
             return Err(ChatError::ReservedAttribute { line: line.number });
         }
@@ -430,6 +474,23 @@ pub fn pre_render_with_nonce(template: &str, nonce: &str) -> Result<(String, Con
             markers,
         },
     ))
+}
+
+/// A template line that is no marker to the grammar but is one to some
+/// reader (`user\u{a0}:`, `**User:**`, `user [name="A"] :`): the template is
+/// trusted, so the line is its author's marker, written the way the grammar
+/// reads (`None` for a line no reader takes for a marker). Its attribute
+/// block, if it has one, must read as the grammar's.
+fn odd_marker(line: &str, number: usize) -> Result<Option<String>, ChatError> {
+    let Some(role) = marker_role(line) else {
+        return Ok(None);
+    };
+    let block = match (line.find('['), line.rfind(']')) {
+        (Some(open), Some(close)) if open < close => &line[open..=close],
+        (None, None) => "",
+        _ => return Err(ChatError::UnclearTemplateMarker { line: number }),
+    };
+    Ok(Some(format!("{}{block}:", role.as_str())))
 }
 
 /// The whole strict flow: pre-render with `nonce`, render with untrusted

@@ -7,6 +7,41 @@
 use std::collections::BTreeMap;
 
 use super::ChatError;
+use super::marker::parse_marker;
+use super::readers::{breaks_a_marker_line, reads_as_marker};
+
+/// Whether the template line around byte `at` is a role marker, and its
+/// number; remembered for the line, so that many placeholders on one line
+/// or many lines stay linear.
+struct MarkerLines<'a> {
+    template: &'a str,
+    /// The end of the line last asked about, its number and whether it is a
+    /// marker.
+    known: Option<(usize, usize, bool)>,
+    /// Lines counted up to this byte.
+    counted: usize,
+    number: usize,
+}
+
+impl MarkerLines<'_> {
+    fn at(&mut self, at: usize) -> (usize, bool) {
+        if let Some((end, number, marker)) = self.known
+            && at < end
+        {
+            return (number, marker);
+        }
+        let bytes = self.template.as_bytes();
+        self.number += memchr::memchr_iter(b'\n', &bytes[self.counted..at]).count();
+        self.counted = at;
+        let start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |newline| newline + 1);
+        let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |newline| at + newline);
+        let line = &self.template[start..end];
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let marker = parse_marker(line).is_some() || reads_as_marker(line);
+        self.known = Some((end, self.number + 1, marker));
+        (self.number + 1, marker)
+    }
+}
 
 /// A variable name: an ASCII letter or `_`, then letters, digits, `_`, `.`.
 fn is_name(name: &str) -> bool {
@@ -22,6 +57,12 @@ fn is_name(name: &str) -> bool {
 pub fn render(template: &str, values: &BTreeMap<String, String>) -> Result<String, ChatError> {
     let mut out = String::with_capacity(template.len());
     let mut rest = template;
+    let mut marker_lines = MarkerLines {
+        template,
+        known: None,
+        counted: 0,
+        number: 0,
+    };
     while let Some(open) = rest.find("{{") {
         out.push_str(&rest[..open]);
         let after = &rest[open + 2..];
@@ -32,6 +73,15 @@ pub fn render(template: &str, values: &BTreeMap<String, String>) -> Result<Strin
                 let value = values.get(name).ok_or_else(|| ChatError::UnknownVariable {
                     name: name.to_string(),
                 })?;
+                // A value in a marker line could rewrite the marker.
+                let (line, marker) = marker_lines.at(template.len() - rest.len() + open);
+                if marker && let Some(found) = breaks_a_marker_line(value) {
+                    return Err(ChatError::ValueInMarkerLine {
+                        name: name.to_string(),
+                        line,
+                        found,
+                    });
+                }
                 out.push_str(value);
                 rest = &after[consumed..];
             }
