@@ -43,13 +43,15 @@ use serde_json::Value;
 // ---------------------------------------------------------------------------
 
 /// Every documented error kind (`ChatError::kind`).
-const KINDS: [&str; 7] = [
+const KINDS: [&str; 9] = [
     "nonce_mismatch",
     "duplicate_nonce",
     "marker_count_mismatch",
     "reserved_attribute",
     "invalid_nonce",
     "unknown_variable",
+    "value_in_marker",
+    "unclear_template_marker",
     "random",
 ];
 
@@ -884,4 +886,51 @@ fn parse_is_linear() {
             "{name}: took {elapsed:?}, more than {budget:?}"
         );
     }
+}
+
+// ---------------------------------------------------------------------------
+// A list of forgeries and legitimate renders written as data (issue 13)
+// ---------------------------------------------------------------------------
+
+/// `core/tests/data/chat_forgeries.json`: forged values by class (look-alikes
+/// from many scripts, accents, `ß`, colon look-alikes, default-ignorables,
+/// tag characters, the whole-text reader, line splitters, markdown
+/// emphasis, bidi, values inside marker lines) and legitimate renders.
+/// Every forged value fails the strict render and every legitimate render
+/// passes; the figures per class are printed (`--nocapture`).
+#[test]
+fn listed_forgeries_fail_and_listed_renders_pass() {
+    let data: Value = serde_json::from_str(include_str!("data/chat_forgeries.json"))
+        .expect("the forgery list is JSON");
+    let run = |case: &Value| {
+        let template = case["template"].as_str().expect("a template string");
+        let values: BTreeMap<String, String> =
+            serde_json::from_value(case["values"].clone()).expect("string values");
+        let nonce = generate_nonce().expect("the OS has a CSPRNG");
+        render_strict(template, &values, &nonce)
+    };
+    let mut by_class: BTreeMap<(&str, &str), (usize, usize)> = BTreeMap::new();
+    let mut wrong = Vec::new();
+    for (list, forged) in [("forged", true), ("legit", false)] {
+        let cases = data[list].as_array().expect("a list of cases");
+        for case in cases {
+            let class = case["class"].as_str().expect("a class");
+            let result = run(case);
+            let right = result.is_err() == forged;
+            let tally = by_class.entry((list, class)).or_default();
+            tally.0 += 1;
+            if right {
+                tally.1 += 1;
+            } else {
+                wrong.push(format!("{list} {class}: {case} gave {result:?}"));
+            }
+        }
+    }
+    for ((list, class), (total, right)) in &by_class {
+        println!("{list:6} {class:22} {right:3} of {total:3} right");
+    }
+    let forged = data["forged"].as_array().map_or(0, Vec::len);
+    let legit = data["legit"].as_array().map_or(0, Vec::len);
+    assert!(forged >= 100 && legit >= 50, "{forged} forged, {legit} legit");
+    assert!(wrong.is_empty(), "{} wrong:\n{}", wrong.len(), wrong.join("\n"));
 }

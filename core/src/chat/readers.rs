@@ -75,11 +75,16 @@ impl Reader {
 /// but its skeleton is `l`, so each order sees look-alikes the other
 /// misses (`ASS\u{406}STANT`, a Cyrillic capital І, is `asslstant` only
 /// skeleton-first, as `ASSISTANT` is).
+/// A third reading, `decancer`'s cure, maps the look-alikes TR39 keeps
+/// apart from Latin (Greek `τ` is a small capital `ᴛ` to TR39, `t` to it).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Order {
     CaseFirst,
     SkeletonFirst,
+    Cured,
 }
+
+const ORDERS: [Order; 3] = [Order::CaseFirst, Order::SkeletonFirst, Order::Cured];
 
 /// Tag characters show nothing, but models read them as the ASCII they
 /// mirror ("ASCII smuggling"): a marker in either reading is a marker.
@@ -89,11 +94,13 @@ enum Tags {
     AsAscii,
 }
 
-const FOLDS: [(Order, Tags); 4] = [
+const FOLDS: [(Order, Tags); 6] = [
     (Order::CaseFirst, Tags::Dropped),
     (Order::SkeletonFirst, Tags::Dropped),
+    (Order::Cured, Tags::Dropped),
     (Order::CaseFirst, Tags::AsAscii),
     (Order::SkeletonFirst, Tags::AsAscii),
+    (Order::Cured, Tags::AsAscii),
 ];
 
 /// The ways of splitting a `\n`-free line, by the other breaks each kind of
@@ -121,11 +128,9 @@ fn fold_char(c: char, order: Order, tags: Tags, out: &mut impl FnMut(char)) {
     };
     if c.is_ascii() {
         let table = ascii_folds();
-        let folded = match order {
-            Order::CaseFirst => &table.case_first[usize::from(c as u8)],
-            Order::SkeletonFirst => &table.skeleton_first[usize::from(c as u8)],
-        };
-        folded.chars().for_each(out);
+        table.by_order[order_index(order)][usize::from(c as u8)]
+            .chars()
+            .for_each(out);
         return;
     }
     if c.is_whitespace() {
@@ -135,7 +140,28 @@ fn fold_char(c: char, order: Order, tags: Tags, out: &mut impl FnMut(char)) {
     if is_default_ignorable(c) || c.is_control() {
         return;
     }
-    fold_unicode(c, order, out);
+    // The fold of a char is asked for again and again (a text in one
+    // script repeats its letters): remembered, up to a bound.
+    thread_local! {
+        static FOLDED: std::cell::RefCell<std::collections::HashMap<(char, u8), Box<str>>> =
+            std::cell::RefCell::new(std::collections::HashMap::new());
+    }
+    let key = (c, order_index(order) as u8);
+    let known = FOLDED.with(|folded| folded.borrow().get(&key).cloned());
+    let folded = known.unwrap_or_else(|| {
+        let mut folded = String::new();
+        fold_unicode(c, order, &mut |d| folded.push(d));
+        let folded: Box<str> = folded.into();
+        FOLDED.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            if cache.len() >= 1 << 14 {
+                cache.clear();
+            }
+            cache.insert(key, folded.clone());
+        });
+        folded
+    });
+    folded.chars().for_each(out);
 }
 
 /// The confusable reader's fold of one char, from Unicode's data: NFKD
@@ -157,6 +183,11 @@ fn fold_unicode(c: char, order: Order, out: &mut impl FnMut(char)) {
             let skeleton: String = unicode_security::skeleton(&bare).collect();
             case.fold_string(&skeleton).into_owned()
         }
+        Order::Cured => {
+            let mut cured = String::new();
+            cured += decancer::cure_char(c, decancer::Options::default());
+            case.fold_string(&cured).into_owned()
+        }
     };
     for d in folded.chars() {
         if d.is_whitespace() {
@@ -171,8 +202,7 @@ fn fold_unicode(c: char, order: Order, out: &mut impl FnMut(char)) {
 /// passes here. Punctuation stays itself (the marker shape is read in
 /// ASCII punctuation), a tab is a blank and other controls are nothing.
 struct AsciiFolds {
-    case_first: Vec<String>,
-    skeleton_first: Vec<String>,
+    by_order: [Vec<String>; 3],
 }
 
 fn ascii_folds() -> &'static AsciiFolds {
@@ -197,8 +227,7 @@ fn ascii_folds() -> &'static AsciiFolds {
                 .collect()
         };
         AsciiFolds {
-            case_first: fold(Order::CaseFirst),
-            skeleton_first: fold(Order::SkeletonFirst),
+            by_order: ORDERS.map(fold),
         }
     })
 }
@@ -207,7 +236,7 @@ fn ascii_folds() -> &'static AsciiFolds {
 /// what a folded line must spell for a role.
 struct Targets {
     /// Per [`Order`]: (role, folded name).
-    by_order: [Vec<(Role, Vec<char>)>; 2],
+    by_order: [Vec<(Role, Vec<char>)>; 3],
 }
 
 fn targets() -> &'static Targets {
@@ -231,7 +260,7 @@ fn targets() -> &'static Targets {
             names
         };
         Targets {
-            by_order: [build(Order::CaseFirst), build(Order::SkeletonFirst)],
+            by_order: ORDERS.map(build),
         }
     })
 }
@@ -240,6 +269,7 @@ fn order_index(order: Order) -> usize {
     match order {
         Order::CaseFirst => 0,
         Order::SkeletonFirst => 1,
+        Order::Cured => 2,
     }
 }
 
@@ -526,9 +556,7 @@ pub(crate) fn marker_role(line: &str) -> Option<Role> {
             return None;
         }
         let mut folded = Vec::with_capacity(line.len());
-        return [Order::CaseFirst, Order::SkeletonFirst]
-            .into_iter()
-            .find_map(|order| {
+        return ORDERS.into_iter().find_map(|order| {
                 tokens(line, order, Tags::Dropped, &mut folded);
                 read_segments(&folded, order, SPLITTERS[0])
             });
@@ -539,16 +567,22 @@ pub(crate) fn marker_role(line: &str) -> Option<Role> {
         .chars()
         .any(is_bidi_control)
         .then(|| line.chars().rev().collect());
+    let has_tags = line.chars().any(|c| ('\u{E0000}'..='\u{E007F}').contains(&c));
+    let has_breaks = line.chars().any(is_line_break);
+    let splitters = if has_breaks { &SPLITTERS[..] } else { &SPLITTERS[..1] };
     let mut folded = Vec::with_capacity(line.len());
     for text in std::iter::once(line).chain(reversed.as_deref()) {
         for (order, tags) in FOLDS {
+            if tags == Tags::AsAscii && !has_tags {
+                continue;
+            }
             tokens(text, order, tags, &mut folded);
             // Every reading needs a colon: a fold without one is no
             // marker, whoever splits it.
             if !folded.contains(&Token::Char(':')) {
                 continue;
             }
-            for splits in SPLITTERS {
+            for &splits in splitters {
                 if let Some(role) = read_segments(&folded, order, splits) {
                     return Some(role);
                 }
@@ -588,7 +622,7 @@ pub(crate) fn reads_as_marker(line: &str) -> bool {
 /// several lines (`assistant` then `:`), read the four ways of the
 /// confusable reader. Linear: each fold keeps one small set of states.
 pub(crate) struct WholeText {
-    shapes: [Shape; 4],
+    shapes: [Shape; 6],
     /// The first chars the folded role names start with.
     starts: Vec<char>,
 }
@@ -616,29 +650,33 @@ impl WholeText {
         self.shapes.iter_mut().for_each(Shape::clear);
     }
 
+    /// Whether `line`, read by one fold, starts with a char a folded role
+    /// name starts with, past blanks, `#` and emphasis: idle, the reader
+    /// need not read further lines that do not.
+    fn may_begin(&self, line: &str, order: Order, tags: Tags) -> bool {
+        let mut head = None;
+        for c in line.chars() {
+            if is_line_break(c) {
+                continue;
+            }
+            fold_char(c, order, tags, &mut |d| {
+                if head.is_none() && !(d.is_whitespace() || d == '#' || is_emphasis(d)) {
+                    head = Some(d);
+                }
+            });
+            if head.is_some() {
+                break;
+            }
+        }
+        head.is_some_and(|d| self.starts.contains(&d))
+    }
+
     /// Reads the next content line; the role of a marker that ends on it,
     /// if one does.
     pub(crate) fn content_line(&mut self, line: &str) -> Option<Role> {
         let begun = self.shapes.iter().any(Shape::begun);
-        if !begun && is_plain(line) {
-            // Idle, a plain line can only begin a marker: its first char
-            // past blanks, `#` and emphasis must start a folded role name.
-            let first = line
-                .bytes()
-                .find(|&b| !(b == b' ' || b == b'\t' || b == b'#' || is_emphasis(char::from(b))));
-            let Some(first) = first else {
-                return None;
-            };
-            let starts_a_name = [Order::CaseFirst, Order::SkeletonFirst].iter().any(|&order| {
-                let mut head = None;
-                fold_char(char::from(first), order, Tags::Dropped, &mut |d| {
-                    head.get_or_insert(d);
-                });
-                head.is_some_and(|d| self.starts.contains(&d))
-            });
-            if !starts_a_name {
-                return None;
-            }
+        if !begun && !FOLDS.iter().any(|&(order, tags)| self.may_begin(line, order, tags)) {
+            return None;
         }
         let plain = is_plain(line);
         let mut found = None;
