@@ -8,7 +8,21 @@ use icu_properties::props::{
     BidiClass, BidiControl, DefaultIgnorableCodePoint, GeneralCategory, LineBreak,
     PrependedConcatenationMark,
 };
-use icu_properties::{CodePointMapData, CodePointSetData};
+use icu_properties::{
+    CodePointMapData, CodePointMapDataBorrowed, CodePointSetData, CodePointSetDataBorrowed,
+};
+
+// Evaluated once, at compile time: built at every call, the lookups cost
+// microseconds in a debug build.
+static LINE_BREAK: CodePointMapDataBorrowed<'static, LineBreak> = CodePointMapData::new();
+static BIDI_CLASS: CodePointMapDataBorrowed<'static, BidiClass> = CodePointMapData::new();
+static GENERAL_CATEGORY: CodePointMapDataBorrowed<'static, GeneralCategory> =
+    CodePointMapData::new();
+static DEFAULT_IGNORABLE: CodePointSetDataBorrowed<'static> =
+    CodePointSetData::new::<DefaultIgnorableCodePoint>();
+static BIDI_CONTROL: CodePointSetDataBorrowed<'static> = CodePointSetData::new::<BidiControl>();
+static PREPENDED_CONCATENATION_MARK: CodePointSetDataBorrowed<'static> =
+    CodePointSetData::new::<PrependedConcatenationMark>();
 
 /// Line breaks, from Unicode's data: the mandatory breaks of the line
 /// breaking algorithm (Line_Break BK, CR, LF, NL: `\n`, `\r`, VT, FF, NEL,
@@ -21,14 +35,14 @@ pub fn is_line_break(c: char) -> bool {
     if (' '..='~').contains(&c) || c == '\t' {
         return false;
     }
-    let line_break = CodePointMapData::<LineBreak>::new().get(c);
+    let line_break = LINE_BREAK.get(c);
     matches!(
         line_break,
         LineBreak::MandatoryBreak
             | LineBreak::CarriageReturn
             | LineBreak::LineFeed
             | LineBreak::NextLine
-    ) || CodePointMapData::<BidiClass>::new().get(c) == BidiClass::ParagraphSeparator
+    ) || BIDI_CLASS.get(c) == BidiClass::ParagraphSeparator
 }
 
 /// The line breaks other than `\n`.
@@ -79,20 +93,20 @@ pub fn is_invisible_format(c: char) -> bool {
         return false;
     }
     is_default_ignorable(c)
-        || (CodePointMapData::<GeneralCategory>::new().get(c) == GeneralCategory::Format
-            && !CodePointSetData::new::<PrependedConcatenationMark>().contains(c))
+        || (GENERAL_CATEGORY.get(c) == GeneralCategory::Format
+            && !PREPENDED_CONCATENATION_MARK.contains(c))
 }
 
 /// Unicode's Default_Ignorable_Code_Point: what a renderer draws as
 /// nothing when it has no glyph, assigned or not.
 pub fn is_default_ignorable(c: char) -> bool {
-    !c.is_ascii() && CodePointSetData::new::<DefaultIgnorableCodePoint>().contains(c)
+    !c.is_ascii() && DEFAULT_IGNORABLE.contains(c)
 }
 
 /// Unicode's Bidi_Control: the marks, embeddings, overrides and isolates
 /// that reorder how a line is drawn.
 pub fn is_bidi_control(c: char) -> bool {
-    !c.is_ascii() && CodePointSetData::new::<BidiControl>().contains(c)
+    !c.is_ascii() && BIDI_CONTROL.contains(c)
 }
 
 #[cfg(test)]

@@ -113,9 +113,37 @@ const SPLITTERS: [fn(char) -> bool; 4] = [
     is_line_break,
 ];
 
-/// Emphasis and quote marks a markdown reader skips around a label.
+/// Emphasis marks a markdown reader skips around a label.
 fn is_emphasis(c: char) -> bool {
-    matches!(c, '*' | '_' | '~' | '`' | '>')
+    matches!(c, '*' | '_' | '~' | '`')
+}
+
+/// A char's fold when it is short (almost all are): held inline, so that
+/// folding a line allocates nothing.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Folded {
+    chars: [char; 4],
+    len: u8,
+}
+
+impl Folded {
+    const EMPTY: Folded = Folded {
+        chars: ['\0'; 4],
+        len: 0,
+    };
+
+    fn of(text: &str) -> Option<Folded> {
+        let mut folded = Folded::EMPTY;
+        for c in text.chars() {
+            *folded.chars.get_mut(usize::from(folded.len))? = c;
+            folded.len += 1;
+        }
+        Some(folded)
+    }
+
+    fn chars(&self) -> &[char] {
+        &self.chars[..usize::from(self.len)]
+    }
 }
 
 /// One char of a line as a confusable reader sees it, pushed to `out`:
@@ -130,6 +158,8 @@ fn fold_char(c: char, order: Order, tags: Tags, out: &mut impl FnMut(char)) {
         let table = ascii_folds();
         table.by_order[order_index(order)][usize::from(c as u8)]
             .chars()
+            .iter()
+            .copied()
             .for_each(out);
         return;
     }
@@ -137,31 +167,35 @@ fn fold_char(c: char, order: Order, tags: Tags, out: &mut impl FnMut(char)) {
         out(' ');
         return;
     }
-    if is_default_ignorable(c) || c.is_control() {
+    // The fold of a char is asked for again and again (a text in one
+    // script repeats its letters): remembered in a small direct-mapped
+    // table, whose slot a later char may take.
+    const SLOTS: usize = 1 << 12;
+    thread_local! {
+        static FOLDED: std::cell::RefCell<Vec<(char, u8, Folded)>> =
+            std::cell::RefCell::new(vec![('\0', u8::MAX, Folded::EMPTY); SLOTS]);
+    }
+    let index = order_index(order) as u8;
+    let slot = (u32::from(c) as usize ^ (usize::from(index) << 10)) % SLOTS;
+    let known = FOLDED.with(|cache| {
+        let (key, key_order, folded) = cache.borrow()[slot];
+        (key == c && key_order == index).then_some(folded)
+    });
+    if let Some(folded) = known {
+        folded.chars().iter().copied().for_each(out);
         return;
     }
-    // The fold of a char is asked for again and again (a text in one
-    // script repeats its letters): remembered, up to a bound.
-    thread_local! {
-        static FOLDED: std::cell::RefCell<std::collections::HashMap<(char, u8), Box<str>>> =
-            std::cell::RefCell::new(std::collections::HashMap::new());
+    let mut text = String::new();
+    if !(is_default_ignorable(c) || c.is_control()) {
+        fold_unicode(c, order, &mut |d| text.push(d));
     }
-    let key = (c, order_index(order) as u8);
-    let known = FOLDED.with(|folded| folded.borrow().get(&key).cloned());
-    let folded = known.unwrap_or_else(|| {
-        let mut folded = String::new();
-        fold_unicode(c, order, &mut |d| folded.push(d));
-        let folded: Box<str> = folded.into();
-        FOLDED.with(|cache| {
-            let mut cache = cache.borrow_mut();
-            if cache.len() >= 1 << 14 {
-                cache.clear();
-            }
-            cache.insert(key, folded.clone());
-        });
-        folded
-    });
-    folded.chars().for_each(out);
+    match Folded::of(&text) {
+        Some(folded) => {
+            FOLDED.with(|cache| cache.borrow_mut()[slot] = (c, index, folded));
+            folded.chars().iter().copied().for_each(out);
+        }
+        None => text.chars().for_each(out),
+    }
 }
 
 /// The confusable reader's fold of one char, from Unicode's data: NFKD
@@ -202,7 +236,7 @@ fn fold_unicode(c: char, order: Order, out: &mut impl FnMut(char)) {
 /// passes here. Punctuation stays itself (the marker shape is read in
 /// ASCII punctuation), a tab is a blank and other controls are nothing.
 struct AsciiFolds {
-    by_order: [Vec<String>; 3],
+    by_order: [Vec<Folded>; 3],
 }
 
 fn ascii_folds() -> &'static AsciiFolds {
@@ -212,7 +246,7 @@ fn ascii_folds() -> &'static AsciiFolds {
             (0u8..128)
                 .map(|b| {
                     let c = char::from(b);
-                    if c.is_ascii_whitespace() {
+                    let folded = if c.is_ascii_whitespace() {
                         " ".to_string()
                     } else if c.is_ascii_control() {
                         String::new()
@@ -222,7 +256,9 @@ fn ascii_folds() -> &'static AsciiFolds {
                         folded
                     } else {
                         c.to_string()
-                    }
+                    };
+                    // An ASCII char folds to at most two (`m` to `rn`).
+                    Folded::of(&folded).unwrap_or(Folded::EMPTY)
                 })
                 .collect()
         };
@@ -277,7 +313,11 @@ fn order_index(order: Order) -> usize {
 /// `(blank|#|emphasis)* role (blank|emphasis)* block? (blank|emphasis)* : (blank|emphasis)*`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Phase {
+    /// Blanks, `#` and `>` (a heading or a quote) so far.
     Lead,
+    /// Right after an emphasis mark that opens before the role: a blank
+    /// here makes it a list bullet (`* user:` is an item, not a label).
+    LeadMark,
     /// `at` chars of target `target` matched.
     Name {
         target: u8,
@@ -343,7 +383,9 @@ impl Shape {
     /// Whether a state other than the lead is alive: a marker begun on an
     /// earlier line.
     fn begun(&self) -> bool {
-        self.states.iter().any(|s| s.phase != Phase::Lead)
+        self.states
+            .iter()
+            .any(|s| !matches!(s.phase, Phase::Lead | Phase::LeadMark))
     }
 
     fn complete(&self) -> Option<Role> {
@@ -383,9 +425,12 @@ impl Shape {
         };
         for &State { phase, role } in &self.states {
             match phase {
-                Phase::Lead => {
-                    if blank || c == '#' || is_emphasis(c) {
+                Phase::Lead | Phase::LeadMark => {
+                    if phase == Phase::Lead && (blank || c == '#' || c == '>') {
                         push(Phase::Lead, role);
+                    }
+                    if is_emphasis(c) {
+                        push(Phase::LeadMark, role);
                     }
                     for (target, (name_role, _)) in names.iter().enumerate() {
                         if let Some(phase) = name_step(target, 0) {
@@ -514,24 +559,36 @@ fn tokens(line: &str, order: Order, tags: Tags, out: &mut Vec<Token>) {
     }
 }
 
-/// The role a segment reading finds, splitting `tokens` by `splits`.
+/// The role a segment reading finds, splitting `tokens` by `splits`. Only
+/// a segment whose last char past blanks and emphasis is a colon can be a
+/// marker: the automaton reads those alone.
 fn read_segments(tokens: &[Token], order: Order, splits: fn(char) -> bool) -> Option<Role> {
-    let mut shape = Shape::new(order, false);
-    shape.start();
-    for &token in tokens {
-        match token {
-            Token::Break(b) if splits(b) => {
-                if let Some(role) = shape.complete() {
-                    return Some(role);
+    tokens
+        .split(|token| matches!(token, Token::Break(b) if splits(*b)))
+        .filter(|segment| {
+            segment
+                .iter()
+                .rev()
+                .find(|token| match token {
+                    Token::Char(c) => !(c.is_whitespace() || is_emphasis(*c)),
+                    Token::Break(_) => false,
+                })
+                .is_some_and(|token| *token == Token::Char(':'))
+        })
+        .find_map(|segment| {
+            let mut shape = Shape::new(order, false);
+            shape.start();
+            for &token in segment {
+                match token {
+                    Token::Break(_) => shape.feed(' '),
+                    Token::Char(c) => shape.feed(c),
                 }
-                shape.clear();
-                shape.start();
+                if shape.states.is_empty() {
+                    return None;
+                }
             }
-            Token::Break(_) => shape.feed(' '),
-            Token::Char(c) => shape.feed(c),
-        }
-    }
-    shape.complete()
+            shape.complete()
+        })
 }
 
 /// Whether printable ASCII and tabs are all `line` holds. A fold without
@@ -572,24 +629,55 @@ pub(crate) fn marker_role(line: &str) -> Option<Role> {
     let splitters = if has_breaks { &SPLITTERS[..] } else { &SPLITTERS[..1] };
     let mut folded = Vec::with_capacity(line.len());
     for text in std::iter::once(line).chain(reversed.as_deref()) {
-        for (order, tags) in FOLDS {
-            if tags == Tags::AsAscii && !has_tags {
-                continue;
-            }
-            tokens(text, order, tags, &mut folded);
-            // Every reading needs a colon: a fold without one is no
-            // marker, whoever splits it.
-            if !folded.contains(&Token::Char(':')) {
-                continue;
-            }
-            for &splits in splitters {
-                if let Some(role) = read_segments(&folded, order, splits) {
-                    return Some(role);
+        for &splits in splitters {
+            // Only a segment that ends with a colon (past blanks, emphasis
+            // and what shows nothing) is folded and read.
+            for segment in text.split(splits).filter(|segment| ends_with_colon(segment)) {
+                for (order, tags) in FOLDS {
+                    if tags == Tags::AsAscii && !has_tags {
+                        continue;
+                    }
+                    tokens(segment, order, tags, &mut folded);
+                    if let Some(role) = read_segments(&folded, order, |_| false) {
+                        return Some(role);
+                    }
                 }
             }
         }
     }
     None
+}
+
+/// Whether the last char of `segment` that shows something, past blanks
+/// and emphasis, is a colon to some fold (tag characters read as ASCII).
+fn ends_with_colon(segment: &str) -> bool {
+    for c in segment.chars().rev() {
+        if c.is_ascii() {
+            if c.is_ascii_whitespace() || c.is_ascii_control() || is_emphasis(c) {
+                continue;
+            }
+            return c == ':';
+        }
+        if c.is_whitespace() || is_line_break(c) {
+            continue;
+        }
+        let mut last = [None; 2];
+        for (index, tags) in [Tags::Dropped, Tags::AsAscii].into_iter().enumerate() {
+            for order in ORDERS {
+                fold_char(c, order, tags, &mut |d| {
+                    if !(d.is_whitespace() || is_emphasis(d)) {
+                        last[index] = Some(d);
+                    }
+                });
+            }
+        }
+        match last {
+            // Shows nothing to every fold: look further back.
+            [None, None] => continue,
+            _ => return last.contains(&Some(':')),
+        }
+    }
+    false
 }
 
 /// The first char of a template value that would change the marker line
@@ -660,7 +748,7 @@ impl WholeText {
                 continue;
             }
             fold_char(c, order, tags, &mut |d| {
-                if head.is_none() && !(d.is_whitespace() || d == '#' || is_emphasis(d)) {
+                if head.is_none() && !(d.is_whitespace() || d == '#' || d == '>' || is_emphasis(d)) {
                     head = Some(d);
                 }
             });
@@ -701,7 +789,9 @@ impl WholeText {
             if found.is_none() {
                 found = shape.complete();
             }
-            shape.states.retain(|s| s.phase != Phase::Lead);
+            shape
+                .states
+                .retain(|s| !matches!(s.phase, Phase::Lead | Phase::LeadMark));
         }
         found
     }
@@ -737,6 +827,7 @@ mod tests {
             "us\u{435}r:",
             "user\u{2236}",
             "**User:**",
+            "> user:",
             "SYSTE\u{39C}:",
             "a\u{DF}istant:",
             "sy\u{E0002}stem:",
@@ -760,6 +851,8 @@ mod tests {
             "user[unclosed:",
             "",
             "**Note:** see above",
+            "* user:",
+            "- user:",
             "Résumé:",
         ] {
             assert!(!reads_as_marker(line), "{line:?}");
