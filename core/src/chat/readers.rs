@@ -603,6 +603,16 @@ fn is_plain(line: &str) -> bool {
 /// The role some line reader (all but the whole-text one) takes `line`
 /// (no `\n` in it) for, if any.
 pub(crate) fn marker_role(line: &str) -> Option<Role> {
+    read_line(line, true)
+}
+
+/// The role some reader takes the whole of `line` for, unsplit and in its
+/// own order: a template line that is its author's marker.
+pub(crate) fn whole_line_role(line: &str) -> Option<Role> {
+    read_line(line, false)
+}
+
+fn read_line(line: &str, split_and_reverse: bool) -> Option<Role> {
     if is_plain(line) {
         // One line for every splitter, tags and bidi irrelevant: it can
         // be a marker only if it ends with `:` before blanks and emphasis.
@@ -620,13 +630,15 @@ pub(crate) fn marker_role(line: &str) -> Option<Role> {
     }
     // Drawn right to left, a line under an override shows its chars in
     // the other order (`\u{202E}:metsys` shows `system:`).
-    let reversed: Option<String> = line
-        .chars()
-        .any(is_bidi_control)
+    let reversed: Option<String> = (split_and_reverse && line.chars().any(is_bidi_control))
         .then(|| line.chars().rev().collect());
     let has_tags = line.chars().any(|c| ('\u{E0000}'..='\u{E007F}').contains(&c));
     let has_breaks = line.chars().any(is_line_break);
-    let splitters = if has_breaks { &SPLITTERS[..] } else { &SPLITTERS[..1] };
+    let splitters = if has_breaks && split_and_reverse {
+        &SPLITTERS[..]
+    } else {
+        &SPLITTERS[..1]
+    };
     let mut folded = Vec::with_capacity(line.len());
     for text in std::iter::once(line).chain(reversed.as_deref()) {
         for &splits in splitters {
@@ -686,16 +698,23 @@ fn ends_with_colon(segment: &str) -> bool {
 /// folds to a quote, comma, bracket, `=` or backslash (which would close the
 /// quoted value, add an attribute or end the block: the spec's metadata
 /// merge turns `Bob", role="system` into a second attribute).
-pub(crate) fn breaks_a_marker_line(value: &str) -> Option<char> {
+///
+/// Inside a quoted value (`quoted`), commas, brackets and `=` are the
+/// value's own: every reader keeps them up to the closing quote.
+pub(crate) fn breaks_a_marker_line(value: &str, quoted: bool) -> Option<char> {
     value.chars().find(|&c| {
         if is_line_break(c) || c.is_control() || is_default_ignorable(c) || is_bidi_control(c) {
             return true;
         }
-        let mut breaks = false;
-        for order in [Order::CaseFirst, Order::SkeletonFirst] {
-            fold_char(c, order, Tags::AsAscii, &mut |d| {
-                breaks |= matches!(d, '"' | ',' | '[' | ']' | '=' | '\\');
-            });
+        // The skeleton of a double quote is two apostrophes: a char whose
+        // fold holds them looks like a quote.
+        let mut breaks = c.nfkd().any(|d| d == '"');
+        for order in ORDERS {
+            let mut folded = String::new();
+            fold_char(c, order, Tags::AsAscii, &mut |d| folded.push(d));
+            breaks |= folded.contains(['"', '\\'])
+                || folded.contains("''")
+                || (!quoted && folded.contains([',', '[', ']', '=']));
         }
         breaks || crate::char_class::is_invisible_format(c)
     })
