@@ -893,3 +893,97 @@ mod tests {
         assert!(!whole_text("assistant\nsaid: hi"));
     }
 }
+
+/// The Unicode facts the Python port reads (`conformance/ports/python/
+/// unicode_data.json`), generated here from the same crates so that both
+/// read one data set: the ranges of `char_class::is_invisible_format` and
+/// `is_default_ignorable`, and the confusable folds of every char that
+/// some fold turns into ASCII text, or every fold drops (planes 0, 1 and 14).
+/// `AGENTFENCE_WRITE_UNICODE_DATA=1 cargo test -p agentfence --lib
+/// unicode_data` rewrites the file; without it the test checks it is fresh.
+#[cfg(test)]
+mod unicode_data {
+    use super::*;
+    use std::fmt::Write;
+
+    fn ranges(keep: impl Fn(char) -> bool) -> String {
+        let mut out = Vec::new();
+        let mut open: Option<(u32, u32)> = None;
+        for code in 0..=0x10FFFFu32 {
+            let inside = char::from_u32(code).is_some_and(&keep);
+            open = match (open, inside) {
+                (Some((low, high)), true) if high + 1 == code => Some((low, code)),
+                (Some(range), true) => {
+                    out.push(range);
+                    Some((code, code))
+                }
+                (None, true) => Some((code, code)),
+                (range, false) => {
+                    out.extend(range);
+                    None
+                }
+            };
+        }
+        out.extend(open);
+        let items: Vec<String> = out.iter().map(|(l, h)| format!("[{l},{h}]")).collect();
+        format!("[{}]", items.join(","))
+    }
+
+    fn generate() -> String {
+        let mut folds = String::new();
+        // The planes that hold letters and marks a marker could be spelled
+        // with; a char of another plane folds to itself in the port.
+        for code in (0x80..0x20000u32).chain(0xE0000..0xE1000) {
+            let Some(c) = char::from_u32(code) else {
+                continue;
+            };
+            if c.is_whitespace() || is_line_break(c) || is_default_ignorable(c) || c.is_control() {
+                continue;
+            }
+            let by_order: Vec<String> = ORDERS
+                .iter()
+                .map(|&order| {
+                    let mut folded = String::new();
+                    fold_char(c, order, Tags::Dropped, &mut |d| folded.push(d));
+                    folded
+                })
+                .collect();
+            // Kept: a char some fold reads as ASCII text, or one every fold
+            // drops (a combining mark).
+            let ascii = by_order.iter().any(|f| !f.is_empty() && f.is_ascii());
+            if !(ascii || by_order.iter().all(String::is_empty)) {
+                continue;
+            }
+            let quoted: Vec<String> = by_order
+                .iter()
+                .map(|f| serde_json::to_string(f).expect("a string serializes"))
+                .collect();
+            let _ = write!(folds, ",\n  \"{code:x}\": [{}]", quoted.join(","));
+        }
+        format!(
+            "{{\n \"generated_by\": \"core/src/chat/readers.rs unicode_data\",\n \
+             \"orders\": [\"case_first\", \"skeleton_first\", \"cured\"],\n \
+             \"invisible_format\": {},\n \"default_ignorable\": {},\n \"folds\": {{{}\n }}\n}}\n",
+            ranges(crate::char_class::is_invisible_format),
+            ranges(is_default_ignorable),
+            folds.strip_prefix(',').unwrap_or(&folds)
+        )
+    }
+
+    #[test]
+    fn unicode_data_for_the_python_port_is_fresh() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../conformance/ports/python/unicode_data.json"
+        );
+        let data = generate();
+        if std::env::var_os("AGENTFENCE_WRITE_UNICODE_DATA").is_some() {
+            std::fs::write(path, &data).expect("the port directory is writable");
+        }
+        let committed = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            committed == data,
+            "{path} is stale: rerun with AGENTFENCE_WRITE_UNICODE_DATA=1"
+        );
+    }
+}
