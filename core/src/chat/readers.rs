@@ -933,10 +933,13 @@ mod unicode_data {
         let mut folds = String::new();
         // The planes that hold letters and marks a marker could be spelled
         // with; a char of another plane folds to itself in the port.
-        for code in (0x80..0x20000u32).chain(0xE0000..0xE1000) {
+        for code in (0x30..0x20000u32).chain(0xE0000..0xE1000) {
             let Some(c) = char::from_u32(code) else {
                 continue;
             };
+            if c.is_ascii() && !c.is_ascii_alphanumeric() {
+                continue;
+            }
             if c.is_whitespace() || is_line_break(c) || is_default_ignorable(c) || c.is_control() {
                 continue;
             }
@@ -963,9 +966,11 @@ mod unicode_data {
         format!(
             "{{\n \"generated_by\": \"core/src/chat/readers.rs unicode_data\",\n \
              \"orders\": [\"case_first\", \"skeleton_first\", \"cured\"],\n \
-             \"invisible_format\": {},\n \"default_ignorable\": {},\n \"folds\": {{{}\n }}\n}}\n",
+             \"invisible_format\": {},\n \"default_ignorable\": {},\n \"bidi_control\": {},\n \
+             \"folds\": {{{}\n }}\n}}\n",
             ranges(crate::char_class::is_invisible_format),
             ranges(is_default_ignorable),
+            ranges(is_bidi_control),
             folds.strip_prefix(',').unwrap_or(&folds)
         )
     }
