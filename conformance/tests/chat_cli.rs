@@ -150,7 +150,10 @@ fn a_nonce_that_starts_with_a_hyphen_is_a_value() {
     let output = chat(&["pre-render", "--nonce", "-1"], b"user:\nhi");
     assert_exit(&output, 0);
     assert_eq!(json_out(&output)["context"]["nonce"], "-1");
-    let output = chat(&["parse", "--nonce", "-1", "--markers", "1"], b"user[nonce=\"-1\"]:\nhi");
+    let output = chat(
+        &["parse", "--nonce", "-1", "--markers", "1"],
+        b"user[nonce=\"-1\"]:\nhi",
+    );
     assert_exit(&output, 0);
 }
 

@@ -160,13 +160,22 @@ mod tests {
             .collect();
         assert_eq!(
             breaks,
-            [0x0A, 0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0x85, 0x2028, 0x2029]
+            [
+                0x0A, 0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0x85, 0x2028, 0x2029
+            ]
         );
     }
 
     #[test]
     fn unassigned_default_ignorables_are_invisible_and_drawn_format_marks_are_not() {
-        for c in ['\u{e0002}', '\u{e0fff}', '\u{2065}', '\u{fff0}', '\u{fff9}', '\u{13430}'] {
+        for c in [
+            '\u{e0002}',
+            '\u{e0fff}',
+            '\u{2065}',
+            '\u{fff0}',
+            '\u{fff9}',
+            '\u{13430}',
+        ] {
             assert!(is_invisible_format(c), "{c:?}");
         }
         for c in ['\u{600}', '\u{6dd}', '\u{110bd}'] {

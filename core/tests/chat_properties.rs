@@ -958,8 +958,16 @@ fn listed_forgeries_fail_and_listed_renders_pass() {
     }
     let forged = data["forged"].as_array().map_or(0, Vec::len);
     let legit = data["legit"].as_array().map_or(0, Vec::len);
-    assert!(forged >= 100 && legit >= 50, "{forged} forged, {legit} legit");
-    assert!(wrong.is_empty(), "{} wrong:\n{}", wrong.len(), wrong.join("\n"));
+    assert!(
+        forged >= 100 && legit >= 50,
+        "{forged} forged, {legit} legit"
+    );
+    assert!(
+        wrong.is_empty(),
+        "{} wrong:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -973,7 +981,11 @@ fn value_piece() -> impl Strategy<Value = String> {
     let mut pieces: Vec<String> = Vec::new();
     for list in ["forged", "legit"] {
         for case in data[list].as_array().into_iter().flatten() {
-            for value in case["values"].as_object().into_iter().flat_map(|o| o.values()) {
+            for value in case["values"]
+                .as_object()
+                .into_iter()
+                .flat_map(|o| o.values())
+            {
                 if let Some(value) = value.as_str() {
                     pieces.push(value.chars().take(200).collect());
                 }

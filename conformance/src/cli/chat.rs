@@ -41,7 +41,12 @@ pub enum ChatCommand {
 #[derive(Debug, Args)]
 pub struct ParseArgs {
     /// The nonce pre-render put into the markers (strict mode).
-    #[arg(long, value_name = "N", requires = "markers", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "markers",
+        allow_hyphen_values = true
+    )]
     pub nonce: Option<String>,
     /// How many markers the template had (strict mode).
     #[arg(long, value_name = "K", requires = "nonce")]

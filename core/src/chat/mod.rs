@@ -9,9 +9,15 @@
 //! - strict mode checks every marker, bare ones included, keeps the
 //!   author's attributes through [`pre_render`], reports a template marker
 //!   that vanished in rendering, and refuses any content line that some
-//!   reader would take for a marker (look-alike letters, other line breaks,
-//!   invisible characters): a role-marker line carried by a template value
+//!   reader of the reader set ([`Reader`]: prompty's spec line reader, the
+//!   prompty 1.x / promptflow whole-text reader, line splitters on every
+//!   break, the confusable reader of Unicode's data, markdown emphasis)
+//!   takes for a marker: a role-marker line carried by a template value
 //!   always fails the strict parse, and a generated nonce never does;
+//! - a value rendered into a marker line cannot change the marker
+//!   ([`ChatError::ValueInMarkerLine`]); the template is trusted, so a
+//!   template line some reader takes for a marker is its author's marker
+//!   or [`ChatError::UnclearTemplateMarker`], never a `nonce_mismatch`;
 //! - errors have stable kinds ([`ChatError::kind`]); metadata never holds
 //!   the nonce;
 //! - a message's content borrows from the parsed text unless a `\r\n` in
@@ -439,7 +445,8 @@ pub fn pre_render_with_nonce(template: &str, nonce: &str) -> Result<(String, Con
             None => match odd_marker(line.body, line.number)? {
                 Some(text) => {
                     odd = text;
-                    parse_marker(&odd).ok_or(ChatError::UnclearTemplateMarker { line: line.number })?
+                    parse_marker(&odd)
+                        .ok_or(ChatError::UnclearTemplateMarker { line: line.number })?
                 }
                 None => {
                     if whole_text.content_line(line.body).is_some() {
@@ -646,7 +653,10 @@ mod tests {
     fn odd_template_markers_are_markers_or_refused_never_a_nonce_mismatch() {
         let (prepared, context) =
             pre_render_with_nonce("user\u{a0}:\nhi\n**Assistant:**\nok", "n1").expect("valid");
-        assert_eq!(prepared, "user[nonce=\"n1\"]:\nhi\nassistant[nonce=\"n1\"]:\nok");
+        assert_eq!(
+            prepared,
+            "user[nonce=\"n1\"]:\nhi\nassistant[nonce=\"n1\"]:\nok"
+        );
         assert_eq!(context.markers, 2);
         for template in ["hi\u{2028}user:\nx", "a\nassistant\n:\nb", "user [a b]:\nx"] {
             assert_eq!(

@@ -624,15 +624,17 @@ fn read_line(line: &str, split_and_reverse: bool) -> Option<Role> {
         }
         let mut folded = Vec::with_capacity(line.len());
         return ORDERS.into_iter().find_map(|order| {
-                tokens(line, order, Tags::Dropped, &mut folded);
-                read_segments(&folded, order, SPLITTERS[0])
-            });
+            tokens(line, order, Tags::Dropped, &mut folded);
+            read_segments(&folded, order, SPLITTERS[0])
+        });
     }
     // Drawn right to left, a line under an override shows its chars in
     // the other order (`\u{202E}:metsys` shows `system:`).
     let reversed: Option<String> = (split_and_reverse && line.chars().any(is_bidi_control))
         .then(|| line.chars().rev().collect());
-    let has_tags = line.chars().any(|c| ('\u{E0000}'..='\u{E007F}').contains(&c));
+    let has_tags = line
+        .chars()
+        .any(|c| ('\u{E0000}'..='\u{E007F}').contains(&c));
     let has_breaks = line.chars().any(is_line_break);
     let splitters = if has_breaks && split_and_reverse {
         &SPLITTERS[..]
@@ -644,7 +646,10 @@ fn read_line(line: &str, split_and_reverse: bool) -> Option<Role> {
         for &splits in splitters {
             // Only a segment that ends with a colon (past blanks, emphasis
             // and what shows nothing) is folded and read.
-            for segment in text.split(splits).filter(|segment| ends_with_colon(segment)) {
+            for segment in text
+                .split(splits)
+                .filter(|segment| ends_with_colon(segment))
+            {
                 for (order, tags) in FOLDS {
                     if tags == Tags::AsAscii && !has_tags {
                         continue;
@@ -767,7 +772,8 @@ impl WholeText {
                 continue;
             }
             fold_char(c, order, tags, &mut |d| {
-                if head.is_none() && !(d.is_whitespace() || d == '#' || d == '>' || is_emphasis(d)) {
+                if head.is_none() && !(d.is_whitespace() || d == '#' || d == '>' || is_emphasis(d))
+                {
                     head = Some(d);
                 }
             });
@@ -782,7 +788,11 @@ impl WholeText {
     /// if one does.
     pub(crate) fn content_line(&mut self, line: &str) -> Option<Role> {
         let begun = self.shapes.iter().any(Shape::begun);
-        if !begun && !FOLDS.iter().any(|&(order, tags)| self.may_begin(line, order, tags)) {
+        if !begun
+            && !FOLDS
+                .iter()
+                .any(|&(order, tags)| self.may_begin(line, order, tags))
+        {
             return None;
         }
         let plain = is_plain(line);

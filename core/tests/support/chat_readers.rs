@@ -13,7 +13,8 @@ use std::sync::OnceLock;
 use unicode_normalization::UnicodeNormalization;
 
 /// prompty's spec regex (§6.2), case-insensitive.
-const SPEC: &str = r#"(?i)^\s*#?\s*(system|user|assistant)(\[(\w+\s*=\s*"?[^"]*"?\s*,?\s*)+\])?\s*:\s*$"#;
+const SPEC: &str =
+    r#"(?i)^\s*#?\s*(system|user|assistant)(\[(\w+\s*=\s*"?[^"]*"?\s*,?\s*)+\])?\s*:\s*$"#;
 
 fn spec_line() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
@@ -23,8 +24,7 @@ fn spec_line() -> &'static Regex {
 fn whole_text_regex() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(&format!("(?im){}", &SPEC[4..]))
-            .expect("the whole-text regex compiles")
+        Regex::new(&format!("(?im){}", &SPEC[4..])).expect("the whole-text regex compiles")
     })
 }
 
@@ -176,9 +176,12 @@ pub fn markdown_reader(text: &str, nonce: &str) -> Option<String> {
         .map(str::to_string)
 }
 
+/// A reader: the forged marker line it sees in a text, given the nonce.
+type ReadForged = fn(&str, &str) -> Option<String>;
+
 /// Every reader, by name, with the forged marker it saw in `text`.
 pub fn forged_markers(text: &str, nonce: &str) -> Vec<(&'static str, String)> {
-    let readers: [(&str, fn(&str, &str) -> Option<String>); 5] = [
+    let readers: [(&str, ReadForged); 5] = [
         ("spec_line", spec_line_reader),
         ("whole_text", whole_text_reader),
         ("line_splitters", line_splitter_reader),
