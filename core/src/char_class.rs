@@ -35,14 +35,26 @@ pub fn is_line_break(c: char) -> bool {
     if (' '..='~').contains(&c) || c == '\t' {
         return false;
     }
-    let line_break = LINE_BREAK.get(c);
-    matches!(
-        line_break,
-        LineBreak::MandatoryBreak
-            | LineBreak::CarriageReturn
-            | LineBreak::LineFeed
-            | LineBreak::NextLine
-    ) || BIDI_CLASS.get(c) == BidiClass::ParagraphSeparator
+    // The set is a handful of chars: read from the data once, then a
+    // lookup in it is cheaper than two trie lookups per char.
+    static BREAKS: std::sync::OnceLock<Vec<std::ops::RangeInclusive<u32>>> =
+        std::sync::OnceLock::new();
+    let breaks = BREAKS.get_or_init(|| {
+        let mut ranges: Vec<_> = [
+            LineBreak::MandatoryBreak,
+            LineBreak::CarriageReturn,
+            LineBreak::LineFeed,
+            LineBreak::NextLine,
+        ]
+        .into_iter()
+        .flat_map(|value| LINE_BREAK.iter_ranges_for_value(value))
+        .chain(BIDI_CLASS.iter_ranges_for_value(BidiClass::ParagraphSeparator))
+        .collect();
+        ranges.sort_by_key(|range| *range.start());
+        ranges
+    });
+    let code = u32::from(c);
+    breaks.iter().any(|range| range.contains(&code))
 }
 
 /// Where the first char of `text` that `is_break` takes for a line break
