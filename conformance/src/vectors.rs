@@ -626,6 +626,6 @@ mod tests {
             let error = parse_retired_ids(broken).expect_err(broken);
             assert!(error.starts_with(message), "{error}");
         }
-        assert_eq!(retired_ids().map(|list| list.len()), Ok(0));
+        assert!(retired_ids().is_ok_and(|list| !list.is_empty()));
     }
 }

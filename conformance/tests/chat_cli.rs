@@ -144,6 +144,19 @@ fn pre_render_with_a_nonce_is_deterministic() {
     );
 }
 
+/// Issue 13: `--nonce -1` was taken for a flag; a nonce is any string.
+#[test]
+fn a_nonce_that_starts_with_a_hyphen_is_a_value() {
+    let output = chat(&["pre-render", "--nonce", "-1"], b"user:\nhi");
+    assert_exit(&output, 0);
+    assert_eq!(json_out(&output)["context"]["nonce"], "-1");
+    let output = chat(
+        &["parse", "--nonce", "-1", "--markers", "1"],
+        b"user[nonce=\"-1\"]:\nhi",
+    );
+    assert_exit(&output, 0);
+}
+
 #[test]
 fn pre_render_without_a_nonce_draws_a_fresh_one() {
     let first = json_out(&chat(&["pre-render"], TEMPLATE.as_bytes()));

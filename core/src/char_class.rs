@@ -2,32 +2,64 @@
 //! reads only the first line, strict chat parsing refuses a marker hidden
 //! behind any break) and characters that show nothing (a line of them is not
 //! a message; a marker spelled with them inside still reads as one).
+//! Every class is Unicode's own, read through `icu_properties`.
 
-/// Line breaks: `\n`, a lone `\r`, the vertical tab, form feed, the
-/// separators U+001C..U+001E, NEL, U+2028 and U+2029 (Python's
-/// `splitlines` set), so that no port can see a different line.
+use icu_properties::props::{
+    BidiClass, BidiControl, DefaultIgnorableCodePoint, GeneralCategory, LineBreak,
+    PrependedConcatenationMark,
+};
+use icu_properties::{
+    CodePointMapData, CodePointMapDataBorrowed, CodePointSetData, CodePointSetDataBorrowed,
+};
+
+// Evaluated once, at compile time: built at every call, the lookups cost
+// microseconds in a debug build.
+static LINE_BREAK: CodePointMapDataBorrowed<'static, LineBreak> = CodePointMapData::new();
+static BIDI_CLASS: CodePointMapDataBorrowed<'static, BidiClass> = CodePointMapData::new();
+static GENERAL_CATEGORY: CodePointMapDataBorrowed<'static, GeneralCategory> =
+    CodePointMapData::new();
+static DEFAULT_IGNORABLE: CodePointSetDataBorrowed<'static> =
+    CodePointSetData::new::<DefaultIgnorableCodePoint>();
+static BIDI_CONTROL: CodePointSetDataBorrowed<'static> = CodePointSetData::new::<BidiControl>();
+static PREPENDED_CONCATENATION_MARK: CodePointSetDataBorrowed<'static> =
+    CodePointSetData::new::<PrependedConcatenationMark>();
+
+/// Line breaks, from Unicode's data: the mandatory breaks of the line
+/// breaking algorithm (Line_Break BK, CR, LF, NL: `\n`, `\r`, VT, FF, NEL,
+/// U+2028, U+2029) and the paragraph separators of the bidi algorithm
+/// (Bidi_Class B, which adds U+001C..U+001E). Together they are the set
+/// Python's `str.splitlines` splits on, so that no port sees another line.
 pub fn is_line_break(c: char) -> bool {
-    c == '\n' || is_line_break_but_lf(c)
-}
-
-/// The line breaks other than `\n`.
-pub fn is_line_break_but_lf(c: char) -> bool {
-    matches!(
-        c,
-        '\r' | '\u{0B}'
-            | '\u{0C}'
-            | '\u{1C}'
-            | '\u{1D}'
-            | '\u{1E}'
-            | '\u{85}'
-            | '\u{2028}'
-            | '\u{2029}'
-    )
+    // Printable ASCII and the common tab are never a break: most chars of
+    // most texts answer here without a property lookup.
+    if (' '..='~').contains(&c) || c == '\t' {
+        return false;
+    }
+    // The set is a handful of chars: read from the data once, then a
+    // lookup in it is cheaper than two trie lookups per char.
+    static BREAKS: std::sync::OnceLock<Vec<std::ops::RangeInclusive<u32>>> =
+        std::sync::OnceLock::new();
+    let breaks = BREAKS.get_or_init(|| {
+        let mut ranges: Vec<_> = [
+            LineBreak::MandatoryBreak,
+            LineBreak::CarriageReturn,
+            LineBreak::LineFeed,
+            LineBreak::NextLine,
+        ]
+        .into_iter()
+        .flat_map(|value| LINE_BREAK.iter_ranges_for_value(value))
+        .chain(BIDI_CLASS.iter_ranges_for_value(BidiClass::ParagraphSeparator))
+        .collect();
+        ranges.sort_by_key(|range| *range.start());
+        ranges
+    });
+    let code = u32::from(c);
+    breaks.iter().any(|range| range.contains(&code))
 }
 
 /// Where the first char of `text` that `is_break` takes for a line break
-/// is, and its length in bytes. `is_break` is [`is_line_break`] or
-/// [`is_line_break_but_lf`]: every such break starts with a byte below
+/// is, and its length in bytes. `is_break` is [`is_line_break`] or a
+/// narrower predicate: every such break starts with a byte below
 /// 0x20, 0xC2 (NEL) or 0xE2 (U+2028, U+2029), so only chars starting with
 /// one are decoded and asked, and whole 16-byte chunks without one are
 /// skipped with a fold that compiles to vector code. Every failure
@@ -55,39 +87,33 @@ pub fn find_line_break(text: &str, is_break: fn(char) -> bool) -> Option<(usize,
     None
 }
 
-/// Format characters that render as nothing: zero-width spaces and
-/// joiners, bidi marks, embeddings and isolates, word joiners and invisible
-/// operators, the BOM, the soft hyphen, variation selectors, tag
-/// characters, fillers and interlinear annotation marks. Control
-/// characters are not here; callers decide about those.
+/// Characters that show nothing, from Unicode's data: every
+/// Default_Ignorable_Code_Point, assigned or not (zero-width spaces and
+/// joiners, bidi controls, the BOM, variation selectors, tag characters,
+/// fillers, the reserved ranges kept for future ones), and every other
+/// format character (General_Category Cf: interlinear annotation marks,
+/// Egyptian format controls) but the prepended concatenation marks, which
+/// are drawn (the Arabic number sign). Control characters are not here;
+/// callers decide about those.
 pub fn is_invisible_format(c: char) -> bool {
-    matches!(
-        c,
-        '\u{AD}'
-            | '\u{34F}'
-            | '\u{61C}'
-            | '\u{115F}'
-            | '\u{1160}'
-            | '\u{17B4}'
-            | '\u{17B5}'
-            | '\u{180B}'..='\u{180F}'
-            | '\u{200B}'..='\u{200F}'
-            | '\u{202A}'..='\u{202E}'
-            | '\u{2060}'..='\u{206F}'
-            | '\u{3164}'
-            | '\u{FE00}'..='\u{FE0F}'
-            | '\u{FEFF}'
-            | '\u{FFA0}'
-            | '\u{FFF9}'..='\u{FFFB}'
-            | '\u{110BD}'
-            | '\u{110CD}'
-            | '\u{13430}'..='\u{1343F}'
-            | '\u{1BCA0}'..='\u{1BCA3}'
-            | '\u{1D173}'..='\u{1D17A}'
-            | '\u{E0001}'
-            | '\u{E0020}'..='\u{E007F}'
-            | '\u{E0100}'..='\u{E01EF}'
-    )
+    if c.is_ascii() {
+        return false;
+    }
+    is_default_ignorable(c)
+        || (GENERAL_CATEGORY.get(c) == GeneralCategory::Format
+            && !PREPENDED_CONCATENATION_MARK.contains(c))
+}
+
+/// Unicode's Default_Ignorable_Code_Point: what a renderer draws as
+/// nothing when it has no glyph, assigned or not.
+pub fn is_default_ignorable(c: char) -> bool {
+    !c.is_ascii() && DEFAULT_IGNORABLE.contains(c)
+}
+
+/// Unicode's Bidi_Control: the marks, embeddings, overrides and isolates
+/// that reorder how a line is drawn.
+pub fn is_bidi_control(c: char) -> bool {
+    !c.is_ascii() && BIDI_CONTROL.contains(c)
 }
 
 #[cfg(test)]
@@ -96,7 +122,7 @@ mod tests {
 
     #[test]
     fn find_line_break_agrees_with_the_char_predicates() {
-        let predicates: [fn(char) -> bool; 2] = [is_line_break, is_line_break_but_lf];
+        let predicates: [fn(char) -> bool; 2] = [is_line_break, |c| c != '\n' && is_line_break(c)];
         let mut texts: Vec<String> = [
             "",
             "ab",
@@ -132,6 +158,40 @@ mod tests {
                     "{text:?}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn line_breaks_are_pythons_splitlines_set_and_lead_with_a_candidate_byte() {
+        // The set `str.splitlines` documents; find_line_break decodes only
+        // chars led by a byte below 0x20, 0xC2 or 0xE2.
+        let breaks: Vec<u32> = (0..=0x10FFFFu32)
+            .filter_map(char::from_u32)
+            .filter(|&c| is_line_break(c))
+            .map(u32::from)
+            .collect();
+        assert_eq!(
+            breaks,
+            [
+                0x0A, 0x0B, 0x0C, 0x0D, 0x1C, 0x1D, 0x1E, 0x85, 0x2028, 0x2029
+            ]
+        );
+    }
+
+    #[test]
+    fn unassigned_default_ignorables_are_invisible_and_drawn_format_marks_are_not() {
+        for c in [
+            '\u{e0002}',
+            '\u{e0fff}',
+            '\u{2065}',
+            '\u{fff0}',
+            '\u{fff9}',
+            '\u{13430}',
+        ] {
+            assert!(is_invisible_format(c), "{c:?}");
+        }
+        for c in ['\u{600}', '\u{6dd}', '\u{110bd}'] {
+            assert!(!is_invisible_format(c), "{c:?}");
         }
     }
 

@@ -39,6 +39,9 @@ use proptest::strategy::LazyJust;
 use proptest::test_runner::FileFailurePersistence;
 use serde_json::Value;
 
+#[path = "support/chat_readers.rs"]
+mod chat_readers;
+
 // ---------------------------------------------------------------------------
 // Error kinds
 // ---------------------------------------------------------------------------
@@ -879,5 +882,148 @@ fn parse_is_linear() {
             elapsed < budget,
             "{name}: took {elapsed:?}, more than {budget:?}"
         );
+    }
+}
+
+// ---------------------------------------------------------------------------
+// A list of forgeries and legitimate renders written as data (issue 13)
+// ---------------------------------------------------------------------------
+
+/// `core/tests/data/chat_forgeries.json`: forged values by class (look-alikes
+/// from many scripts, accents, `ß`, colon look-alikes, default-ignorables,
+/// tag characters, the whole-text reader, line splitters, markdown
+/// emphasis, bidi, values inside marker lines) and legitimate renders.
+/// Every forged value fails the strict render and every legitimate render
+/// passes; the figures per class are printed (`--nocapture`).
+#[test]
+fn listed_forgeries_fail_and_listed_renders_pass() {
+    let data: Value = serde_json::from_str(include_str!("data/chat_forgeries.json"))
+        .expect("the forgery list is JSON");
+    let run = |case: &Value| {
+        let template = case["template"].as_str().expect("a template string");
+        let values: BTreeMap<String, String> =
+            serde_json::from_value(case["values"].clone()).expect("string values");
+        let nonce = generate_nonce().expect("the OS has a CSPRNG");
+        render_strict(template, &values, &nonce)
+    };
+    let mut by_class: BTreeMap<(&str, &str), (usize, usize)> = BTreeMap::new();
+    let mut wrong = Vec::new();
+    for (list, forged) in [("forged", true), ("legit", false)] {
+        let cases = data[list].as_array().expect("a list of cases");
+        for case in cases {
+            let class = case["class"].as_str().expect("a class");
+            let result = run(case);
+            let right = result.is_err() == forged;
+            // The independent readers agree with the list: they see a
+            // forged marker in each forged value rendered plainly (but
+            // those written into a marker's attributes, which change the
+            // marker rather than add one, and the combined readings no
+            // single reader makes) and none in a legitimate render.
+            let template = case["template"].as_str().expect("a template string");
+            let values: BTreeMap<String, String> =
+                serde_json::from_value(case["values"].clone()).expect("string values");
+            let nonce = "5f0c2e9a81d3b7e4";
+            let (prepared, _) = pre_render_with_nonce(template, nonce).expect("a valid template");
+            let rendered = render(&prepared, &values);
+            if forged && !class.starts_with("marker-value") && class != "combined" {
+                let rendered = rendered.as_deref().expect("a plain render");
+                let seen = chat_readers::forged_markers(rendered, nonce);
+                if seen.is_empty() {
+                    wrong.push(format!("no independent reader sees {case}"));
+                }
+            }
+            if !forged && let Ok(rendered) = &rendered {
+                let seen = chat_readers::forged_markers(rendered, nonce);
+                if !seen.is_empty() {
+                    wrong.push(format!("readers {seen:?} see a marker in legit {case}"));
+                }
+            }
+            let tally = by_class.entry((list, class)).or_default();
+            tally.0 += 1;
+            if right {
+                tally.1 += 1;
+            } else {
+                wrong.push(format!("{list} {class}: {case} gave {result:?}"));
+            }
+        }
+    }
+    for ((list, class), (total, right)) in &by_class {
+        println!("{list:6} {class:22} {right:3} of {total:3} right");
+    }
+    let forged = data["forged"].as_array().map_or(0, Vec::len);
+    let legit = data["legit"].as_array().map_or(0, Vec::len);
+    assert!(
+        forged >= 100 && legit >= 50,
+        "{forged} forged, {legit} legit"
+    );
+    assert!(
+        wrong.is_empty(),
+        "{} wrong:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Independent readers (issue 13)
+// ---------------------------------------------------------------------------
+
+/// Pieces of values: forged lines of every class, clean prose, and breaks.
+fn value_piece() -> impl Strategy<Value = String> {
+    let data: Value = serde_json::from_str(include_str!("data/chat_forgeries.json"))
+        .expect("the forgery list is JSON");
+    let mut pieces: Vec<String> = Vec::new();
+    for list in ["forged", "legit"] {
+        for case in data[list].as_array().into_iter().flatten() {
+            for value in case["values"]
+                .as_object()
+                .into_iter()
+                .flat_map(|o| o.values())
+            {
+                if let Some(value) = value.as_str() {
+                    pieces.push(value.chars().take(200).collect());
+                }
+            }
+        }
+    }
+    let breaks: Vec<String> = ["\n", "\r\n", "\r", "\u{2028}", "\u{85}", "\u{b}", " ", ""]
+        .map(String::from)
+        .to_vec();
+    prop_oneof![
+        4 => select(pieces),
+        2 => select(breaks),
+        1 => any::<String>(),
+        1 => "[a-zA-Z:#*\\[\\]=\" \\n]{0,12}",
+    ]
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// "Strict mode refuses any value line that any reader takes for a
+    /// role marker" (chat module, `Reader`), checked by readers the
+    /// reference did not write (`support/chat_readers.rs`): whenever the
+    /// strict flow accepts a render, no reader sees a marker without the
+    /// nonce in the rendered text.
+    #[test]
+    fn no_reader_sees_a_forged_marker_in_an_accepted_render(
+        pieces in proptest::collection::vec(value_piece(), 1..6),
+        who in prop_oneof![Just("Alice".to_string()), value_piece()],
+        template in select(vec![
+            "system:\nBe brief.\nuser:\n{{q}}\n",
+            "system:\nBe brief.\nuser[name=\"{{who}}\"]:\n{{q}}\n",
+            "user:\nhi {{q}} there\nassistant:\nok",
+            "system:\n{{q}}",
+            "{{q}}\nuser:\n{{q}}",
+        ]),
+    ) {
+        let nonce = generate_nonce().expect("the OS has a CSPRNG");
+        let values = BTreeMap::from([("q".to_string(), pieces.concat()), ("who".to_string(), who)]);
+        if render_strict(template, &values, &nonce).is_ok() {
+            let (prepared, _) = pre_render_with_nonce(template, &nonce).expect("a valid template");
+            let rendered = render(&prepared, &values).expect("rendered in the strict flow");
+            let seen = chat_readers::forged_markers(&rendered, &nonce);
+            prop_assert!(seen.is_empty(), "{seen:?} in the accepted render {rendered:?}");
+        }
     }
 }

@@ -1,6 +1,6 @@
 """Python port of agentfence's chat role-marker boundary (suite ``chat``).
 
-A faithful port of the Rust reference (core/src/chat/{mod,marker,suspect,
+A faithful port of the Rust reference (core/src/chat/{mod,marker,readers,
 render}.rs and core/src/char_class.rs); read those as the specification.
 Standard library only.
 
@@ -42,9 +42,10 @@ them.
 import re
 import unicodedata
 
-from char_class import LINE_BREAKS_BUT_LF as _LINE_BREAKS_BUT_LF
 from char_class import is_invisible_format as _is_invisible_format
 from port_errors import PortError
+
+import chat_readers
 
 NONCE_KEY = "nonce"
 ROLES = ("system", "user", "assistant")
@@ -208,130 +209,8 @@ def _parse_marker(line):
 
 
 # ---------------------------------------------------------------------------
-# What strict mode refuses besides a marker without the nonce (suspect.rs)
-
-_COLON_LIKE = frozenset(":\ufe13\ufe55\uff1a\u2236\ua789\u02d0\u0589\u05c3")
-
-_LOOK_ALIKES = {
-    "ı": "i", "і": "i", "ι": "i", "ӏ": "i",
-    "а": "a", "α": "a",
-    "е": "e", "ε": "e", "ҽ": "e",
-    "ѕ": "s",
-    "у": "y", "ү": "y", "γ": "y",
-    "т": "t", "τ": "t",
-    "м": "m",
-    "п": "n", "η": "n",
-    "г": "r",
-    "и": "u", "υ": "u", "μ": "u",
-    "\u2236": ":", "\ua789": ":", "\u02d0": ":", "\u0589": ":", "\u05c3": ":",
-}
-
-# A line of printable ASCII and tabs only (the reference's fast path).
-_SPECIAL = re.compile("[^\t\x20-\x7e]")
-_HAS_BREAK_BUT_LF = re.compile("[" + _LINE_BREAKS_BUT_LF + "]")
-
-
-def _never_split(line):
-    return [line]
-
-
-def _split_on(characters):
-    pattern = re.compile("[" + characters + "]")
-    return pattern.split
-
-
-# The line breaks (besides `\n`) each kind of reader splits lines on.
-_READERS = (
-    _never_split,
-    _split_on("\r"),
-    _split_on("\r\u2028\u2029"),
-    _split_on(_LINE_BREAKS_BUT_LF),
-)
-
-_DROPPED, _AS_ASCII = 0, 1
-
-
-def _has_tag(segment):
-    return any(0xE0000 <= ord(c) <= 0xE007F for c in segment)
-
-
-def _unsmuggle_tag(c):
-    o = ord(c)
-    if 0xE0020 <= o <= 0xE007E:
-        return chr(o - 0xE0000)
-    return c
-
-
-def _trim_start(text, extra=""):
-    i, n = 0, len(text)
-    while i < n and (text[i] in _WHITE_SPACE or text[i] in extra):
-        i += 1
-    return text[i:]
-
-
-def _trim(text):
-    start, end = 0, len(text)
-    while start < end and text[start] in _WHITE_SPACE:
-        start += 1
-    while end > start and text[end - 1] in _WHITE_SPACE:
-        end -= 1
-    return text[start:end]
-
-
-def _reads_as_marker_as_written(segment, tags):
-    last = None
-    for c in reversed(segment):
-        if not _is_whitespace(c) and not _is_invisible(c):
-            last = c
-            break
-    if last is None or last not in _COLON_LIKE:
-        return False
-    folded = []
-    for c in unicodedata.normalize("NFKC", segment):
-        if tags == _AS_ASCII:
-            c = _unsmuggle_tag(c)
-        if _is_invisible(c):
-            continue
-        # char::to_lowercase, one character at a time (no final sigma).
-        for lower in c.lower():
-            if lower == "\u0307":
-                continue
-            folded.append(_LOOK_ALIKES.get(lower, lower))
-    rest = _trim_start("".join(folded), "#")
-    for role in ROLES:
-        if rest.startswith(role):
-            rest = rest[len(role):]
-            break
-    else:
-        return False
-    rest = _trim_start(rest)
-    if rest.startswith("["):
-        block = rest[1:]
-        close = block.rfind("]")
-        if close < 0:
-            return False
-        rest = block[close + 1:]
-    return _trim(rest) == ":"
-
-
-def _reads(segment):
-    return _reads_as_marker_as_written(segment, _DROPPED) or (
-        _has_tag(segment) and _reads_as_marker_as_written(segment, _AS_ASCII)
-    )
-
-
-def _reads_as_marker(line):
-    """Whether a content line (no `\\n` in it) holds a segment that reads as
-    a role marker for some reader."""
-    if _SPECIAL.search(line) is None:
-        return line.rstrip(" \t").endswith(":") and _reads_as_marker_as_written(line, _DROPPED)
-    if _HAS_BREAK_BUT_LF.search(line) is None:
-        return _reads(line)
-    return any(any(_reads(segment) for segment in split(line)) for split in _READERS)
-
-
-# ---------------------------------------------------------------------------
-# Lines, coercion, parsing (mod.rs)
+# Lines (mod.rs); what strict mode refuses besides a marker without the
+# nonce is read by chat_readers (readers.rs).
 
 
 def _lines(text):
@@ -440,6 +319,32 @@ def _check_nonce(marker, expected, line):
     )
 
 
+def _odd_marker(line, number):
+    """pre_render's reading of a template line the grammar does not read as
+    a marker but some reader does (mod.rs odd_marker)."""
+    role = chat_readers.read_line(line, False)
+    if role is None:
+        if chat_readers.read_line(line, True) is not None:
+            raise _unclear(number)
+        return None
+    open_, close = line.find("["), line.rfind("]")
+    if open_ >= 0 and close >= 0 and open_ < close:
+        block = line[open_:close + 1]
+    elif open_ < 0 and close < 0:
+        block = ""
+    else:
+        raise _unclear(number)
+    return role + block + ":"
+
+
+def _unclear(number):
+    return PortError(
+        "unclear_template_marker",
+        "template line %d: some reader takes this line for a role marker, but it is not one "
+        "this parser can put the nonce into" % number,
+    )
+
+
 def parse(rendered, context=None):
     """Messages of `rendered`: non-strict without a context, strict with
     `(nonce, markers)`."""
@@ -447,16 +352,21 @@ def parse(rendered, context=None):
     messages = []
     pending = _Pending("system", {}, True)
     markers = 0
+    whole_text = chat_readers.WholeText() if context is not None else None
     for number, start, body, crlf in _lines(text):
         marker = _parse_marker(body)
         if marker is not None:
             if context is not None:
                 _check_nonce(marker, context[0], number)
+                whole_text.reset()
             markers += 1
             pending.finish(text, messages)
             pending = _Pending(marker.role, _metadata(marker), False)
         else:
-            if context is not None and _reads_as_marker(body):
+            if context is not None and (
+                chat_readers.read_line(body) is not None
+                or whole_text.content_line(body) is not None
+            ):
                 raise PortError(
                     "nonce_mismatch",
                     "line %d: a role marker, or text that reads as one, without the expected "
@@ -484,15 +394,25 @@ def pre_render(template, nonce):
     body = _without_bom(template)
     out = [template[:len(template) - len(body)]]
     markers = 0
+    whole_text = chat_readers.WholeText()
     for number, _start, line, crlf in _lines(body):
         if number > 1:
             out.append("\n")
         cr = "\r" if crlf else ""
         marker = _parse_marker(line)
         if marker is None:
+            odd = _odd_marker(line, number)
+            if odd is not None:
+                marker = _parse_marker(odd)
+                if marker is None:
+                    raise _unclear(number)
+        if marker is None:
+            if whole_text.content_line(line) is not None:
+                raise _unclear(number)
             out.append(line)
             out.append(cr)
             continue
+        whole_text.reset()
         if marker.nonces():
             raise PortError(
                 "reserved_attribute",
@@ -561,6 +481,21 @@ def render(template, values):
         name, at = found
         if name not in values:
             raise PortError("unknown_variable", "the template uses {{%s}}, which has no value" % name)
+        line_start = template.rfind("\n", 0, open_) + 1
+        line_end = template.find("\n", open_)
+        line = template[line_start:len(template) if line_end < 0 else line_end]
+        if line.endswith("\r"):
+            line = line[:-1]
+        if _parse_marker(line) is not None or chat_readers.read_line(line) is not None:
+            quoted = template.count('"', line_start, open_) % 2 == 1
+            found_char = chat_readers.breaks_a_marker_line(values[name], quoted)
+            if found_char is not None:
+                raise PortError(
+                    "value_in_marker",
+                    "template line %d: the value of {{%s}} holds %r, which would change the role "
+                    "marker it is written into" % (template.count("\n", 0, open_) + 1, name,
+                                                   found_char),
+                )
         out.append(values[name])
     out.append(template[at:])
     return "".join(out)

@@ -41,7 +41,12 @@ pub enum ChatCommand {
 #[derive(Debug, Args)]
 pub struct ParseArgs {
     /// The nonce pre-render put into the markers (strict mode).
-    #[arg(long, value_name = "N", requires = "markers")]
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "markers",
+        allow_hyphen_values = true
+    )]
     pub nonce: Option<String>,
     /// How many markers the template had (strict mode).
     #[arg(long, value_name = "K", requires = "nonce")]
@@ -51,7 +56,7 @@ pub struct ParseArgs {
 #[derive(Debug, Args)]
 pub struct PreRenderArgs {
     /// The nonce to write; a fresh random one by default.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
     pub nonce: Option<String>,
 }
 
@@ -61,7 +66,12 @@ pub struct RenderArgs {
     #[arg(long, value_name = "FILE")]
     pub vars: PathBuf,
     /// The nonce to pre-render with; a fresh random one by default.
-    #[arg(long, value_name = "N", conflicts_with = "non_strict")]
+    #[arg(
+        long,
+        value_name = "N",
+        conflicts_with = "non_strict",
+        allow_hyphen_values = true
+    )]
     pub nonce: Option<String>,
     /// Render the template as it is and parse without the nonce check.
     #[arg(long)]

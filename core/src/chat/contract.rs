@@ -6,7 +6,8 @@
 //!   the newlines at the edges of every content and never puts the nonce in
 //!   the metadata; strict parsing returns one of its own error kinds or the
 //!   very messages of the non-strict parse; a pre-rendered text parses back
-//!   strictly, and the author's own marker is never refused.
+//!   strictly to its own messages, and no line of the template is ever
+//!   refused as forged (`nonce_mismatch`).
 //! - [`check_strict_render`]: a forged line in a value always fails the
 //!   strict render, with the kind the case expects; a clean case always
 //!   succeeds, with the author's roles and metadata.
@@ -78,15 +79,10 @@ pub fn is_parse_error(error: &ChatError) -> bool {
 fn is_pre_render_error(error: &ChatError) -> bool {
     matches!(
         error,
-        ChatError::InvalidNonce { .. } | ChatError::ReservedAttribute { .. }
+        ChatError::InvalidNonce { .. }
+            | ChatError::ReservedAttribute { .. }
+            | ChatError::UnclearTemplateMarker { .. }
     )
-}
-
-/// Whether the non-strict parser reads `raw` (one line of a text, a `\r`
-/// before its `\n` included; `last` when no `\n` follows it) as a marker.
-fn is_marker_line(raw: &str, last: bool) -> bool {
-    let probe = format!("x\n{raw}{}", if last { "" } else { "\n" });
-    parse(&probe, None).is_ok_and(|messages| messages.len() == 2)
 }
 
 /// The non-strict parse's own guarantees: it never fails, every content is
@@ -141,33 +137,27 @@ pub fn check_parse(text: &str, context: &Context) -> Result<(), ChatViolation> {
             });
         }
     };
-    // A text without markers pre-renders to itself: when the context is
-    // the same too, the strict parse above was this very call.
-    let again = if prepared == text && prepared_context == *context {
-        strict
-    } else {
-        parse(&prepared, Some(&prepared_context))
-    };
-    match again {
-        Ok(again) if again == plain => Ok(()),
+    // The template is trusted: every line some reader takes for a marker
+    // became an author's marker (or the template was refused), so the
+    // strict parse of what pre-render made gives its non-strict messages,
+    // and never refuses a line of the template as forged.
+    let prepared_plain = checked_non_strict(&prepared)?;
+    match parse(&prepared, Some(&prepared_context)) {
+        Ok(again) if again == prepared_plain => Ok(()),
         Ok(again) => Err(ChatViolation::StrictDiffers {
             strict: format!("{again:?}"),
-            plain: format!("{plain:?}"),
+            plain: format!("{prepared_plain:?}"),
         }),
         Err(ChatError::NonceMismatch { line }) => {
-            let body = text.strip_prefix('\u{feff}').unwrap_or(text);
-            let mut lines = body.split('\n');
-            let raw = lines
+            let body = prepared.strip_prefix('\u{feff}').unwrap_or(&prepared);
+            let raw = body
+                .split('\n')
                 .nth(line.saturating_sub(1))
                 .ok_or(ChatViolation::NoSuchLine { number: line })?;
-            if is_marker_line(raw, lines.next().is_none()) {
-                Err(ChatViolation::AuthorMarkerRefused {
-                    line: raw.to_string(),
-                    number: line,
-                })
-            } else {
-                Ok(())
-            }
+            Err(ChatViolation::AuthorMarkerRefused {
+                line: raw.to_string(),
+                number: line,
+            })
         }
         Err(error) => Err(ChatViolation::UndocumentedKind {
             operation: "the strict parse of a pre-rendered text",

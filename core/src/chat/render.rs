@@ -7,6 +7,68 @@
 use std::collections::BTreeMap;
 
 use super::ChatError;
+use super::marker::parse_marker;
+use super::readers::{breaks_a_marker_line, reads_as_marker};
+
+/// Whether the template line around byte `at` is a role marker, its
+/// number, and whether `at` is inside a quoted value; remembered for the
+/// line and counted onward, so that many placeholders on one line or many
+/// lines stay linear (placeholders are asked about in order).
+struct MarkerLines<'a> {
+    template: &'a str,
+    /// The end of the line last asked about, its number and whether it is a
+    /// marker.
+    known: Option<(usize, usize, bool)>,
+    /// Lines counted up to this byte.
+    counted: usize,
+    number: usize,
+    /// Quotes of the known line counted up to this byte, and whether their
+    /// number is odd.
+    quotes_to: usize,
+    quoted: bool,
+}
+
+impl<'a> MarkerLines<'a> {
+    fn new(template: &'a str) -> MarkerLines<'a> {
+        MarkerLines {
+            template,
+            known: None,
+            counted: 0,
+            number: 0,
+            quotes_to: 0,
+            quoted: false,
+        }
+    }
+
+    /// The number of the line around byte `at`, whether it is a marker, and
+    /// whether `at` lies inside a quoted attribute value (after an odd
+    /// number of quotes on the line).
+    fn at(&mut self, at: usize) -> (usize, bool, bool) {
+        let bytes = self.template.as_bytes();
+        let known = match self.known {
+            Some(known @ (end, _, _)) if at < end => known,
+            _ => {
+                self.number += memchr::memchr_iter(b'\n', &bytes[self.counted..at]).count();
+                self.counted = at;
+                let start = memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |newline| newline + 1);
+                let end =
+                    memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |newline| at + newline);
+                let line = &self.template[start..end];
+                let line = line.strip_suffix('\r').unwrap_or(line);
+                let marker = parse_marker(line).is_some() || reads_as_marker(line);
+                self.known = Some((end, self.number + 1, marker));
+                self.quotes_to = start;
+                self.quoted = false;
+                (end, self.number + 1, marker)
+            }
+        };
+        let (_, number, marker) = known;
+        let quotes = memchr::memchr_iter(b'"', &bytes[self.quotes_to..at]).count();
+        self.quoted ^= quotes % 2 == 1;
+        self.quotes_to = at;
+        (number, marker, marker && self.quoted)
+    }
+}
 
 /// A variable name: an ASCII letter or `_`, then letters, digits, `_`, `.`.
 fn is_name(name: &str) -> bool {
@@ -22,6 +84,7 @@ fn is_name(name: &str) -> bool {
 pub fn render(template: &str, values: &BTreeMap<String, String>) -> Result<String, ChatError> {
     let mut out = String::with_capacity(template.len());
     let mut rest = template;
+    let mut marker_lines = MarkerLines::new(template);
     while let Some(open) = rest.find("{{") {
         out.push_str(&rest[..open]);
         let after = &rest[open + 2..];
@@ -32,6 +95,15 @@ pub fn render(template: &str, values: &BTreeMap<String, String>) -> Result<Strin
                 let value = values.get(name).ok_or_else(|| ChatError::UnknownVariable {
                     name: name.to_string(),
                 })?;
+                // A value in a marker line could rewrite the marker.
+                let (line, marker, quoted) = marker_lines.at(template.len() - rest.len() + open);
+                if marker && let Some(found) = breaks_a_marker_line(value, quoted) {
+                    return Err(ChatError::ValueInMarkerLine {
+                        name: name.to_string(),
+                        line,
+                        found,
+                    });
+                }
                 out.push_str(value);
                 rest = &after[consumed..];
             }
