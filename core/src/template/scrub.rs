@@ -656,9 +656,11 @@ fn capped_trail(trail: &str) -> &str {
 
 /// A token of punctuation alone is kept when it is at most three chars of
 /// [`is_kept_punctuation`] (`-`, `->`, `(/)`, `...`): a longer run (`(-.-)`)
-/// is no wording and could spell something.
+/// is no wording and could spell something. An `_` is not kept there: it
+/// joins the words of an identifier, and alone among marks it draws a face
+/// (`-_-`), which no harvested message holds.
 fn is_kept_punctuation_token(token: &str) -> bool {
-    token.chars().count() <= 3 && token.chars().all(is_kept_punctuation)
+    token.chars().count() <= 3 && token.chars().all(|c| c != '_' && is_kept_punctuation(c))
 }
 
 /// What one word becomes, appended to `piece`; nothing is written for a
@@ -783,72 +785,100 @@ fn scrub_letters_word(word: &str, vocabulary: &Vocabulary, piece: &mut String) -
 /// `remote end`). `named` and `called` introduce a value the same way.
 pub const VALUE_NOUNS: &[&str] = &[
     "account",
+    "accounts",
     "alias",
     "app",
+    "branch",
+    "branches",
     "bucket",
+    "buckets",
     "called",
     "channel",
     "cluster",
     "collection",
     "column",
     "container",
+    "containers",
     "crate",
+    "crates",
     "database",
+    "databases",
     "db",
     "device",
+    "devices",
     "domain",
     "group",
+    "groups",
     "host",
     "hostname",
+    "hosts",
     "image",
+    "images",
     "instance",
     "key",
+    "keys",
     "label",
     "login",
     "member",
     "module",
+    "modules",
     "named",
     "namespace",
     "node",
+    "nodes",
     "org",
     "organization",
     "owner",
     "package",
+    "packages",
     "passphrase",
     "password",
     "peer",
     "pod",
+    "pods",
     "principal",
     "profile",
     "project",
+    "projects",
     "queue",
     "realm",
     "ref",
     "region",
     "remote",
+    "remotes",
     "repo",
+    "repos",
     "repository",
     "role",
     "schema",
     "secret",
+    "secrets",
     "server",
+    "servers",
     "service",
+    "services",
     "site",
     "table",
+    "tables",
     "tag",
+    "tags",
     "team",
     "tenant",
+    "tenants",
     "token",
+    "tokens",
     "topic",
     "user",
     "username",
+    "users",
     "volume",
+    "volumes",
     "workspace",
     "zone",
 ];
 
 fn is_value_noun(word: &str) -> bool {
-    word.len() <= 12
+    word.len() <= 13
         && VALUE_NOUNS
             .binary_search_by(|noun| {
                 noun.bytes()
