@@ -1175,7 +1175,7 @@ pub(crate) fn template(message: &str, vocabulary: &Vocabulary) -> Option<String>
                 (Written::Other, false)
             }
             Token::Word(word) => {
-                let title = word.as_bytes().first().is_some_and(u8::is_ascii_uppercase)
+                let title = word.bytes().any(|b| b.is_ascii_uppercase())
                     && is_title_case(split_edges(word).1);
                 if let Some(written) = scrub_letters_word(word, vocabulary, out) {
                     (written, title)
