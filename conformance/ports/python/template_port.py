@@ -476,7 +476,9 @@ def _after_csi(text, at):
     probe = at + 2
     while probe < len(text) and "\x30" <= text[probe] <= "\x3f":
         probe += 1
-    if probe < len(text) and "\x40" <= text[probe] <= "\x7e":
+    if probe == len(text):
+        return probe  # cut by the end of the text: nothing follows it
+    if "\x40" <= text[probe] <= "\x7e":
         return probe + 1
     return None
 
@@ -759,11 +761,41 @@ def closes_clause(token):
     return token.endswith((":", ",", ";", ".", "!", "?", ELLIPSIS))
 
 
+def continues_path(core):
+    shape = Shape(core)
+    return shape.separator or is_file_name(core, shape)
+
+
+def stops_path(token):
+    """A function word, a dash, or a word opening a bracket."""
+    lead, core, _ = split_edges(token)
+    return token in ("-", "\u2014", "\u2013") or any(c in lead for c in "([{<") or core in FUNCTION_WORDS
+
+
 def path_end(tokens, start):
-    """Index of the last token of the path starting at tokens[start]: the
-    end of its clause, or of the window."""
-    end = start
-    while not (tokens[end] is not QUOTED and closes_clause(tokens[end])) and end + 1 < len(tokens):
+    """Index of the last token of the path starting at tokens[start]: its
+    last segment or file name within the clause, then, unless that is a
+    file name, the words up to a stopping word or the clause's end."""
+
+    def closes(index):
+        return tokens[index] is not QUOTED and closes_clause(tokens[index])
+
+    last_segment = start
+    probe = start
+    while not closes(probe) and probe + 1 < len(tokens):
+        probe += 1
+        following = tokens[probe]
+        if following is not QUOTED and continues_path(split_edges(following)[1]):
+            last_segment = probe
+    if tokens[last_segment] is not QUOTED:
+        core = split_edges(tokens[last_segment])[1]
+        if is_file_name(core, Shape(core)):
+            return last_segment
+    end = last_segment
+    while not closes(end) and end + 1 < len(tokens):
+        following = tokens[end + 1]
+        if following is not QUOTED and stops_path(following):
+            break
         end += 1
     return end
 
@@ -888,6 +920,14 @@ def finish(pieces):
             out = before
             collapsed = True
     if not collapsed:
+        # With the ellipsis the trailing marks stay at most three.
+        last_piece = out.rsplit(" ", 1)[-1]
+        if any(c.isalnum() or c == OPEN_MARK for c in last_piece):
+            marks = len(out) - len(out.rstrip("".join(EDGE)))
+        else:
+            marks = len(last_piece)
+        if marks > 2:
+            out = out[: len(out) - (marks - 2)]
         out += ELLIPSIS
     return out, sum(1 for word in out.split(" ") if is_plain_word(word))
 
@@ -896,6 +936,7 @@ def is_safe_template(template):
     return all(c in _SAFE_CHARS for c in template)
 
 
+# scrub.rs VALUE_NOUNS: the word after one is a value.
 VALUE_NOUNS = frozenset(
     (
         "account",
@@ -932,7 +973,6 @@ VALUE_NOUNS = frozenset(
         "key",
         "keys",
         "label",
-        "login",
         "member",
         "module",
         "modules",
@@ -992,12 +1032,156 @@ VALUE_NOUNS = frozenset(
     )
 )
 
+# scrub.rs FUNCTION_WORDS: wording, never a value, a folder or part of a name.
+FUNCTION_WORDS = frozenset(
+    (
+        "a",
+        "about",
+        "above",
+        "after",
+        "again",
+        "against",
+        "all",
+        "already",
+        "also",
+        "am",
+        "an",
+        "and",
+        "another",
+        "any",
+        "are",
+        "aren't",
+        "as",
+        "at",
+        "be",
+        "because",
+        "been",
+        "before",
+        "being",
+        "below",
+        "between",
+        "both",
+        "but",
+        "by",
+        "can",
+        "can't",
+        "cannot",
+        "could",
+        "couldn't",
+        "did",
+        "didn't",
+        "do",
+        "does",
+        "doesn't",
+        "don't",
+        "down",
+        "during",
+        "each",
+        "either",
+        "every",
+        "for",
+        "from",
+        "had",
+        "hadn't",
+        "has",
+        "hasn't",
+        "have",
+        "haven't",
+        "here",
+        "if",
+        "in",
+        "instead",
+        "into",
+        "is",
+        "isn't",
+        "it",
+        "its",
+        "may",
+        "might",
+        "more",
+        "most",
+        "must",
+        "neither",
+        "no",
+        "nor",
+        "not",
+        "now",
+        "of",
+        "off",
+        "on",
+        "once",
+        "only",
+        "onto",
+        "or",
+        "other",
+        "out",
+        "over",
+        "per",
+        "same",
+        "shall",
+        "should",
+        "since",
+        "so",
+        "some",
+        "still",
+        "such",
+        "than",
+        "that",
+        "the",
+        "then",
+        "there",
+        "these",
+        "this",
+        "those",
+        "through",
+        "to",
+        "too",
+        "under",
+        "unless",
+        "until",
+        "up",
+        "very",
+        "via",
+        "was",
+        "wasn't",
+        "were",
+        "weren't",
+        "when",
+        "where",
+        "which",
+        "while",
+        "who",
+        "will",
+        "with",
+        "within",
+        "without",
+        "won't",
+        "would",
+        "yet",
+    )
+)
+
+
+def is_value_slot_wording(word):
+    """A function word or a participle: wording after a value noun."""
+    return word in FUNCTION_WORDS or (
+        len(word) >= 5 and _ascii_lowercase_only(word) and word.endswith(("ed", "ing"))
+    )
+
 
 _TITLE = re.compile(r"[A-Z][a-z]+('s)?\Z")
 
 
 def is_title_case(core):
     return _TITLE.match(core) is not None
+
+
+def is_name_shaped(core, vocabulary):
+    """Capitalised, and not a function word unless a listed name too."""
+    if not is_title_case(core):
+        return False
+    stem = core[:-2] if core.endswith("'s") else core
+    return stem.lower() not in FUNCTION_WORDS or vocabulary.is_name(stem)
 
 
 def _starts_clause(pieces, index):
@@ -1026,6 +1210,7 @@ def hide_values_and_names(pieces, vocabulary):
             not lead
             and (noun_trail == "" or (noun_trail == ":" and index >= 2))
             and noun.lower() in VALUE_NOUNS
+            and not is_value_slot_wording(value)
             and not vocabulary.contains_pair(noun, value)
         ):
             current[3] = True
@@ -1097,7 +1282,7 @@ def template(message, vocabulary):
         if token is QUOTED:
             piece, written = STR, OTHER
         else:
-            title = is_title_case(split_edges(token)[1])
+            title = is_name_shaped(split_edges(token)[1], vocabulary)
             scrubbed = scrub_letters_word(token, vocabulary)
             if scrubbed is not None:
                 piece, written = scrubbed

@@ -176,8 +176,8 @@ fn is_blank(line: &str) -> bool {
 }
 
 /// The text after the colour code `text` starts with: `ESC [`, parameter
-/// bytes (`0`..=`?`) and one final byte (`@`..=`~`), or `None` when `text`
-/// starts with no such sequence. A sequence of any other shape (a space, a
+/// bytes (`0`..=`?`) and one final byte (`@`..=`~`) or the end of the
+/// text, or `None` when `text` starts with no such sequence. A sequence of any other shape (a space, a
 /// quote, a letter of another script after `ESC [`) is not one: only its
 /// `ESC` goes, as a control character, so the printable text after it is
 /// read as text and never swallowed (`ESC [ "name"` keeps its quote).
@@ -189,7 +189,9 @@ fn after_csi(text: &str) -> Option<&str> {
         .count();
     match rest.as_bytes().get(parameters) {
         Some(0x40..=0x7e) => Some(&rest[parameters + 1..]),
-        _ => None,
+        // Cut by the end of the text: nothing printable follows it.
+        None => Some(""),
+        Some(_) => None,
     }
 }
 
@@ -597,20 +599,60 @@ fn closes_clause(token: &str) -> bool {
     token.ends_with([':', ',', ';', '.', '!', '?', '…'])
 }
 
-/// The index of the last token of the path that starts at `tokens[start]`:
-/// the path runs through spaces to the end of its clause
-/// (`./Team Notes/Private Data: not found` ends at `Data:`), or of the
-/// window when the window cut it. Which later words are folders and which
-/// are wording cannot be told (`Private Data` is both), so none is kept.
+/// A later part of a path with spaces in it: a file name, or any segment
+/// with a separator.
+fn continues_path(core: &str) -> bool {
+    let shape = Shape::of(core);
+    shape.separator || is_file_name(core, shape)
+}
+
+/// A word that a path with spaces cannot run through: a function word
+/// (`is`, `for`, `not`), a dash, or a word that opens a bracket
+/// (`(No such file`).
+fn stops_path(token: &str) -> bool {
+    let (lead, core, _) = split_edges(token);
+    matches!(token, "-" | "—" | "–") || lead.contains(['(', '[', '{', '<']) || is_function_word(core)
+}
+
+/// The index of the last token of the path that starts at `tokens[start]`.
+/// Within its clause the path runs through spaces to its last segment or
+/// file name (`/Users/x/My Notes/med list.md is outside` ends at `list.md`),
+/// and, unless that is a file name, on through the words after it up to a
+/// word that is wording
+/// ([`stops_path`]) or to the end of the clause: `./Team Notes/Private
+/// Data: not found` ends at `Data:`, and a path the window cut runs to the
+/// window's end. Which of those words are folders cannot be told (`Private
+/// Data` is both), so none is kept.
 ///
-/// Only punctuation that ends a clause (`: , ; . ! ? …`) ends the path: a
-/// bracket, a dash or a quote may be part of a name (`New folder (2)\x.txt`,
-/// `Song - Live/x.mp3`).
+/// Only punctuation that ends a clause (`: , ; . ! ? …`) ends the search
+/// for the last segment: a bracket, a dash or a quote may be part of a name
+/// (`New folder (2)\x.txt`, `Song - Live/x.mp3`), and a later part of the
+/// path shows that it was.
 fn path_end(tokens: &[Token<'_>], start: usize) -> usize {
-    let mut end = start;
-    while !matches!(tokens[end], Token::Word(current) if closes_clause(current))
-        && end + 1 < tokens.len()
-    {
+    let closes = |index: usize| matches!(tokens[index], Token::Word(word) if closes_clause(word));
+    let mut last_segment = start;
+    let mut probe = start;
+    while !closes(probe) && probe + 1 < tokens.len() {
+        probe += 1;
+        if let Token::Word(next) = tokens[probe]
+            && continues_path(split_edges(next).1)
+        {
+            last_segment = probe;
+        }
+    }
+    // A path whose last segment is a file name is whole: the words after
+    // it are wording (`copy ./a.txt to ./b.txt failed`).
+    if let Token::Word(last) = tokens[last_segment] {
+        let core = split_edges(last).1;
+        if is_file_name(core, Shape::of(core)) {
+            return last_segment;
+        }
+    }
+    let mut end = last_segment;
+    while !closes(end) && end + 1 < tokens.len() {
+        if matches!(tokens[end + 1], Token::Word(next) if stops_path(next)) {
+            break;
+        }
         end += 1;
     }
     end
@@ -818,7 +860,6 @@ pub const VALUE_NOUNS: &[&str] = &[
     "key",
     "keys",
     "label",
-    "login",
     "member",
     "module",
     "modules",
@@ -877,6 +918,42 @@ pub const VALUE_NOUNS: &[&str] = &[
     "zone",
 ];
 
+/// The closed class of English function words (articles, auxiliaries,
+/// prepositions, conjunctions, pronouns, a few adverbs): wording, never a
+/// value after a value noun (`user is`, `branch already exists`), never a
+/// folder of a path (`./a b is missing` ends before `is`), and, capitalised,
+/// no part of a name (`File Not Found`) unless it is a listed name too
+/// (`Will`).
+pub const FUNCTION_WORDS: &[&str] = &[
+    "a", "about", "above", "after", "again", "against", "all", "already", "also", "am", "an",
+    "and", "another", "any", "are", "aren't", "as", "at", "be", "because", "been", "before",
+    "being", "below", "between", "both", "but", "by", "can", "can't", "cannot", "could",
+    "couldn't", "did", "didn't", "do", "does", "doesn't", "don't", "down", "during", "each",
+    "either", "every", "for", "from", "had", "hadn't", "has", "hasn't", "have", "haven't", "here",
+    "if", "in", "instead", "into", "is", "isn't", "it", "its", "may", "might", "more", "most",
+    "must", "neither", "no", "nor", "not", "now", "of", "off", "on", "once", "only", "onto", "or",
+    "other", "out", "over", "per", "same", "shall", "should", "since", "so", "some", "still",
+    "such", "than", "that", "the", "then", "there", "these", "this", "those", "through", "to",
+    "too", "under", "unless", "until", "up", "very", "via", "was", "wasn't", "were", "weren't",
+    "when", "where", "which", "while", "who", "will", "with", "within", "without", "won't",
+    "would", "yet",
+];
+
+/// Whether `word` is a function word, spelt in lowercase: `Will` may be a
+/// name, `will` is wording.
+fn is_function_word(word: &str) -> bool {
+    FUNCTION_WORDS.binary_search(&word).is_ok()
+}
+
+/// Wording, not a value, after a value noun: a function word, or a
+/// participle (`key expired`, `remote rejected`, `service starting`).
+fn is_value_slot_wording(word: &str) -> bool {
+    is_function_word(word)
+        || (word.len() >= 5
+            && word.bytes().all(|b| b.is_ascii_lowercase())
+            && (word.ends_with("ed") || word.ends_with("ing")))
+}
+
 fn is_value_noun(word: &str) -> bool {
     word.len() <= 13
         && VALUE_NOUNS
@@ -892,6 +969,24 @@ fn is_value_noun(word: &str) -> bool {
 fn is_title_case(core: &str) -> bool {
     let stem = core.strip_suffix("'s").unwrap_or(core).as_bytes();
     stem.len() >= 2 && stem[0].is_ascii_uppercase() && stem[1..].iter().all(u8::is_ascii_lowercase)
+}
+
+/// Capitalised like a name and not a function word, unless the function
+/// word is a listed name too (`Will`, `May`): `File Not Found` is a
+/// headline, `Will Page` a name.
+fn is_name_shaped(core: &str, vocabulary: &Vocabulary) -> bool {
+    if !is_title_case(core) {
+        return false;
+    }
+    let stem = core.strip_suffix("'s").unwrap_or(core);
+    let mut lower = [0u8; 8];
+    let function_word = stem.len() <= lower.len() && {
+        let lower = &mut lower[..stem.len()];
+        lower.copy_from_slice(stem.as_bytes());
+        lower.make_ascii_lowercase();
+        std::str::from_utf8(lower).is_ok_and(is_function_word)
+    };
+    !function_word || vocabulary.is_name(stem)
 }
 
 /// One piece of the output, as the rules that read a word's neighbours see
@@ -995,6 +1090,7 @@ impl Assembly {
             let slot = lead.is_empty()
                 && (noun_trail.is_empty() || (noun_trail == ":" && index >= 2))
                 && is_value_noun(noun)
+                && !is_value_slot_wording(value)
                 && !vocabulary.contains_pair(noun, value);
             if slot {
                 self.pieces[index].hidden = true;
@@ -1131,6 +1227,18 @@ impl Assembly {
                 return self.out;
             }
         }
+        // With `…` the cut piece's trailing marks must still be at most
+        // three, as templating the template again would cap them.
+        // A piece of marks alone is at most three chars with it.
+        let last_piece = self.out.rsplit(' ').next().unwrap_or_default();
+        let marks = if last_piece.chars().any(|c| c.is_alphanumeric() || c == '‹') {
+            self.out.chars().rev().take_while(|c| EDGE.contains(c)).count()
+        } else {
+            last_piece.chars().count()
+        };
+        for _ in 2..marks {
+            self.out.pop();
+        }
         self.out.push('…');
         self.out
     }
@@ -1176,7 +1284,7 @@ pub(crate) fn template(message: &str, vocabulary: &Vocabulary) -> Option<String>
             }
             Token::Word(word) => {
                 let title = word.bytes().any(|b| b.is_ascii_uppercase())
-                    && is_title_case(split_edges(word).1);
+                    && is_name_shaped(split_edges(word).1, vocabulary);
                 if let Some(written) = scrub_letters_word(word, vocabulary, out) {
                     (written, title)
                 } else {
