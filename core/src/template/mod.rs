@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 
 pub use classify::{FailureKind, classify};
 pub use contract::{ContractViolation, check_contract};
-pub use scrub::{KNOWN_IDENTIFIERS, SAFE_PUNCTUATION};
+pub use scrub::{FUNCTION_WORDS, KNOWN_IDENTIFIERS, SAFE_PUNCTUATION, VALUE_NOUNS};
 pub use vocabulary::{BUILTIN_VOCABULARY, MAX_WORD_LEN, Vocabulary, VocabularyError};
 
 /// Longest template that is reported.
