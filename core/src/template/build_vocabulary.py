@@ -17,7 +17,7 @@ dist.male.first).
   plus read/write;
 - pairs: two capitalised words side by side there (`Not Found`), and a noun
   that names a value (scrub.rs VALUE_NOUNS) with the word after it
-  (`package name`);
+  (`package name`), plus the pairs of PAIRS_REVIEWED below;
 - names: the words that are also a given name or surname of the census
   lists, but for the words of a pair (a pair keeps both its words).
 
@@ -39,6 +39,33 @@ import template_port as tp  # noqa: E402
 # Slash-joined words of the harvest, read one by one: these are wording
 # ("bad/illegal option"); git/config and file/child were parts of paths.
 SLASH_FORMS_REVIEWED = {"bad/illegal", "create/copy", "create/read/write/append", "input/output", "read/write"}
+
+# Pairs after a value noun that the harvest lacks, read by hand: wording of
+# well-known tools' errors (ssh's "Host key verification failed", "user
+# name", git's "remote end"), never a value.
+PAIRS_REVIEWED = {
+    ("host", "key"),
+    ("key", "verification"),
+    ("key", "file"),
+    ("key", "type"),
+    ("key", "size"),
+    ("key", "error"),
+    ("user", "name"),
+    ("user", "agent"),
+    ("user", "input"),
+    ("user", "interrupt"),
+    ("package", "manager"),
+    ("remote", "end"),
+    ("remote", "host"),
+    ("server", "error"),
+    ("service", "unavailable"),
+    ("token", "type"),
+    ("password", "authentication"),
+    ("secret", "key"),
+    ("database", "error"),
+    ("table", "name"),
+    ("column", "name"),
+}
 
 WORD = re.compile(r"[a-z]+('[a-z]+)?\Z")
 TITLE = re.compile(r"[A-Z][a-z]+('s)?\Z")
@@ -98,6 +125,7 @@ def main(names_dir):
                 ):
                     pairs.add((lower, second.lower()))
     slashes |= {"read/write"}
+    pairs |= {pair for pair in PAIRS_REVIEWED if pair[0] in plain and pair[1] in plain}
     census = set()
     for name in ("dist.all.last", "dist.female.first", "dist.male.first"):
         for row in open(os.path.join(names_dir, name)):
