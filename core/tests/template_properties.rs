@@ -1604,7 +1604,7 @@ fn huge_input_returns_quickly() {
 mod planted {
     use arbitrary::{Result, Unstructured};
 
-    use agentfence::template::{FUNCTION_WORDS, PLACEHOLDERS, VALUE_NOUNS, Vocabulary};
+    use agentfence::template::{FUNCTION_WORDS, PLACEHOLDERS, VALUE_NOUNS, VALUE_PHRASES, Vocabulary};
 
     /// What kind of secret a message carries.
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1826,10 +1826,17 @@ mod planted {
                 format!("{} {name}{ending}", u.choose(SENTENCE_OPENINGS)?)
             }
             SecretClass::Value => {
-                let noun = *u.choose(VALUE_NOUNS)?;
+                let noun = if u.ratio(1, 4)? {
+                    let (verb, function_word) = *u.choose(VALUE_PHRASES)?;
+                    format!("{verb} {function_word}")
+                } else {
+                    u.choose(VALUE_NOUNS)?.to_string()
+                };
+                let noun = noun.as_str();
                 let value = u.choose(secret_words(vocabulary))?.to_string();
                 let participle = value.len() >= 5 && (value.ends_with("ed") || value.ends_with("ing"));
-                if participle || vocabulary.contains_pair(noun, &value) || noun == value {
+                let last = noun.rsplit(' ').next().unwrap_or(noun);
+                if participle || vocabulary.contains_pair(last, &value) || noun == value {
                     return Err(arbitrary::Error::IncorrectFormat);
                 }
                 let value = match u.int_in_range(0..=3)? {

@@ -1162,6 +1162,21 @@ FUNCTION_WORDS = frozenset(
 )
 
 
+# scrub.rs VALUE_PHRASES: a verb and a function word that introduce a value.
+VALUE_PHRASES = frozenset(
+    (
+        ("connect", "to"),
+        ("connected", "to"),
+        ("connecting", "to"),
+        ("connection", "to"),
+        ("in", "as"),
+        ("owned", "by"),
+        ("run", "as"),
+        ("running", "as"),
+    )
+)
+
+
 def is_value_slot_wording(word):
     """A function word or a participle: wording after a value noun."""
     return word in FUNCTION_WORDS or (
@@ -1206,13 +1221,19 @@ def hide_values_and_names(pieces, vocabulary):
             continue
         _, noun, noun_trail = split_edges(previous[0])
         lead, value, _ = split_edges(current[0])
-        if (
-            not lead
-            and (noun_trail == "" or (noun_trail == ":" and index >= 2))
+        if lead or is_value_slot_wording(value):
+            continue
+        after_noun = (
+            (noun_trail == "" or (noun_trail == ":" and index >= 2))
             and noun.lower() in VALUE_NOUNS
-            and not is_value_slot_wording(value)
             and not vocabulary.contains_pair(noun, value)
-        ):
+        )
+        after_phrase = False
+        if index >= 2 and value.lower() not in VALUE_NOUNS and noun_trail == "" and pieces[index - 2][1] == KEPT:
+            _, verb, verb_trail = split_edges(pieces[index - 2][0])
+            after_phrase = verb_trail == "" and (verb.lower(), noun.lower()) in VALUE_PHRASES
+        name_goes_on = previous[3] and noun_trail == "" and vocabulary.is_name(value)
+        if after_noun or after_phrase or name_goes_on:
             current[3] = True
             any_hidden = True
     start = 0

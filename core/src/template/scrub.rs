@@ -954,6 +954,25 @@ fn is_value_slot_wording(word: &str) -> bool {
             && (word.ends_with("ed") || word.ends_with("ing")))
 }
 
+/// A verb and a function word after which the next word is a value, the
+/// host of `connect to backend` or the user of `logged in as operator`.
+pub const VALUE_PHRASES: &[(&str, &str)] = &[
+    ("connect", "to"),
+    ("connected", "to"),
+    ("connecting", "to"),
+    ("connection", "to"),
+    ("in", "as"),
+    ("owned", "by"),
+    ("run", "as"),
+    ("running", "as"),
+];
+
+fn is_value_phrase(verb: &str, function_word: &str) -> bool {
+    VALUE_PHRASES
+        .iter()
+        .any(|(v, f)| verb.eq_ignore_ascii_case(v) && function_word.eq_ignore_ascii_case(f))
+}
+
 fn is_value_noun(word: &str) -> bool {
     word.len() <= 13
         && VALUE_NOUNS
@@ -1087,12 +1106,26 @@ impl Assembly {
             }
             let (_, noun, noun_trail) = split_edges(self.text(index - 1));
             let (lead, value, _) = split_edges(self.text(index));
-            let slot = lead.is_empty()
-                && (noun_trail.is_empty() || (noun_trail == ":" && index >= 2))
+            if !lead.is_empty() || is_value_slot_wording(value) {
+                continue;
+            }
+            let after_noun = (noun_trail.is_empty() || (noun_trail == ":" && index >= 2))
                 && is_value_noun(noun)
-                && !is_value_slot_wording(value)
                 && !vocabulary.contains_pair(noun, value);
-            if slot {
+            // `connect to backend`, `logged in as operator`: a verb and a
+            // function word that introduce a value, unless the word after
+            // them is a value noun itself (`connect to host X`, `connect to
+            // server`), which names what the value is.
+            let after_phrase = index >= 2
+                && !is_value_noun(value)
+                && noun_trail.is_empty()
+                && self.pieces[index - 2].written == Written::Kept
+                && split_edges(self.text(index - 2)).2.is_empty()
+                && is_value_phrase(split_edges(self.text(index - 2)).1, noun);
+            // A listed name right after a hidden value goes on with it
+            // (`user max power`).
+            let name_goes_on = previous.hidden && noun_trail.is_empty() && vocabulary.is_name(value);
+            if after_noun || after_phrase || name_goes_on {
                 self.pieces[index].hidden = true;
                 any = true;
             }
@@ -1421,6 +1454,21 @@ mod tests {
             assert_eq!(is_safe_char(c), published, "{c:?}");
             assert_eq!(is_safe_template(&c.to_string()), published, "{c:?}");
         }
+    }
+
+    #[test]
+    fn value_nouns_and_phrases_are_vocabulary_words() {
+        // A rule that reads a kept word's neighbours sees only kept words:
+        // a noun or phrase word outside the shipped list would never fire.
+        let vocabulary = Vocabulary::builtin();
+        for word in VALUE_NOUNS
+            .iter()
+            .chain(VALUE_PHRASES.iter().flat_map(|(verb, word)| [verb, word]))
+        {
+            assert!(vocabulary.contains(word), "{word} is not a vocabulary word");
+        }
+        let sorted = |list: &[&str]| list.windows(2).all(|pair| pair[0] < pair[1]);
+        assert!(sorted(VALUE_NOUNS) && sorted(FUNCTION_WORDS), "binary searches need sorted lists");
     }
 
     #[test]
