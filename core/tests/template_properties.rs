@@ -1604,7 +1604,9 @@ fn huge_input_returns_quickly() {
 mod planted {
     use arbitrary::{Result, Unstructured};
 
-    use agentfence::template::{FUNCTION_WORDS, PLACEHOLDERS, VALUE_NOUNS, VALUE_PHRASES, Vocabulary};
+    use agentfence::template::{
+        FUNCTION_WORDS, PLACEHOLDERS, VALUE_NOUNS, VALUE_PHRASES, Vocabulary,
+    };
 
     /// What kind of secret a message carries.
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1646,11 +1648,48 @@ mod planted {
     /// The wording around a secret: fixed words, none of which is ever
     /// drawn as a secret, so that any secret word in a template leaked.
     const CARRIER: &[&str] = &[
-        "error", "could", "not", "open", "failed", "for", "the", "sync", "on", "device", "while",
-        "reading", "is", "locked", "was", "by", "with", "shared", "approved", "to", "access",
-        "denied", "cannot", "unknown", "invalid", "found", "a", "no", "such", "file", "or",
-        "directory", "and", "retry", "later", "from", "fatal", "warning", "host", "rejected",
-        "token", "tool",
+        "error",
+        "could",
+        "not",
+        "open",
+        "failed",
+        "for",
+        "the",
+        "sync",
+        "on",
+        "device",
+        "while",
+        "reading",
+        "is",
+        "locked",
+        "was",
+        "by",
+        "with",
+        "shared",
+        "approved",
+        "to",
+        "access",
+        "denied",
+        "cannot",
+        "unknown",
+        "invalid",
+        "found",
+        "a",
+        "no",
+        "such",
+        "file",
+        "or",
+        "directory",
+        "and",
+        "retry",
+        "later",
+        "from",
+        "fatal",
+        "warning",
+        "host",
+        "rejected",
+        "token",
+        "tool",
     ];
 
     /// Openings that end inside a sentence, where a name is not the first
@@ -1677,7 +1716,9 @@ mod planted {
         " while reading the file",
     ];
 
-    const MARKS: &[char] = &['(', ')', '-', '.', '/', '<', '>', '[', ']', '{', '}', '!', '?', ':'];
+    const MARKS: &[char] = &[
+        '(', ')', '-', '.', '/', '<', '>', '[', ']', '{', '}', '!', '?', ':',
+    ];
 
     /// The vocabulary's plain words that a secret may be made of: not
     /// carrier or function words, not placeholder names, letters only.
@@ -1735,7 +1776,11 @@ mod planted {
         } else {
             u.choose(secret_words(vocabulary))?.to_string()
         };
-        Ok(if u.arbitrary()? { capitalize(&base) } else { base })
+        Ok(if u.arbitrary()? {
+            capitalize(&base)
+        } else {
+            base
+        })
     }
 
     /// `count` words joined by `joint`, none a listed line of its own.
@@ -1764,7 +1809,15 @@ mod planted {
         vocabulary: &'static Vocabulary,
         secrets: &mut Vec<String>,
     ) -> Result<String> {
-        let start = *u.choose(&["/", "./", "../", "~/", "/home/ann/", "/srv/", "C:\\Users\\ann\\"])?;
+        let start = *u.choose(&[
+            "/",
+            "./",
+            "../",
+            "~/",
+            "/home/ann/",
+            "/srv/",
+            "C:\\Users\\ann\\",
+        ])?;
         let separator = if start.contains('\\') { '\\' } else { '/' };
         let mut path = start.to_string();
         let folders = u.int_in_range(2..=4)?;
@@ -1818,7 +1871,11 @@ mod planted {
                     return Err(arbitrary::Error::IncorrectFormat);
                 }
                 secrets.extend(name.iter().cloned());
-                format!("{} {}{ending}", u.choose(SENTENCE_OPENINGS)?, name.join(" "))
+                format!(
+                    "{} {}{ending}",
+                    u.choose(SENTENCE_OPENINGS)?,
+                    name.join(" ")
+                )
             }
             SecretClass::SingleName => {
                 let name = capitalize(u.choose(names(vocabulary))?);
@@ -1834,7 +1891,8 @@ mod planted {
                 };
                 let noun = noun.as_str();
                 let value = u.choose(secret_words(vocabulary))?.to_string();
-                let participle = value.len() >= 5 && (value.ends_with("ed") || value.ends_with("ing"));
+                let participle =
+                    value.len() >= 5 && (value.ends_with("ed") || value.ends_with("ing"));
                 let last = noun.rsplit(' ').next().unwrap_or(noun);
                 if participle || vocabulary.contains_pair(last, &value) || noun == value {
                     return Err(arbitrary::Error::IncorrectFormat);
@@ -1860,7 +1918,13 @@ mod planted {
             }
             SecretClass::SpacedPath => {
                 let path = spaced_path(u, vocabulary, &mut secrets)?;
-                let after = *u.choose(&[": no such file or directory", " for reading", ", retry later", "", " is locked"])?;
+                let after = *u.choose(&[
+                    ": no such file or directory",
+                    " for reading",
+                    ", retry later",
+                    "",
+                    " is locked",
+                ])?;
                 format!("error: could not open {path}{after}")
             }
             SecretClass::CutPath => {
@@ -1874,7 +1938,8 @@ mod planted {
                 format!("{filler} {path} failed")
             }
             SecretClass::PaddedQuote => {
-                let (open, close) = *u.choose(&[("'", "'"), ("\"", "\""), ("‘", "’"), ("`", "`")])?;
+                let (open, close) =
+                    *u.choose(&[("'", "'"), ("\"", "\""), ("‘", "’"), ("`", "`")])?;
                 let joint = *u.choose(&[' ', '-'])?;
                 let inner = joined(u, vocabulary, joint, 1..=3)?;
                 secrets.extend(inner.split([' ', '-']).map(str::to_string));
@@ -1944,7 +2009,13 @@ fn planted_leaks(planted: &planted::Planted, template: &str) -> Vec<String> {
 fn planted_case() -> impl Strategy<Value = planted::Planted> {
     prop::collection::vec(any::<u8>(), 16..1024).prop_filter_map(
         "the bytes build a planted message",
-        |bytes| planted::planted(&mut arbitrary::Unstructured::new(&bytes), Vocabulary::builtin()).ok(),
+        |bytes| {
+            planted::planted(
+                &mut arbitrary::Unstructured::new(&bytes),
+                Vocabulary::builtin(),
+            )
+            .ok()
+        },
     )
 }
 

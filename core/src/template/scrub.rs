@@ -611,7 +611,9 @@ fn continues_path(core: &str) -> bool {
 /// (`(No such file`).
 fn stops_path(token: &str) -> bool {
     let (lead, core, _) = split_edges(token);
-    matches!(token, "-" | "—" | "–") || lead.contains(['(', '[', '{', '<']) || is_function_word(core)
+    matches!(token, "-" | "—" | "–")
+        || lead.contains(['(', '[', '{', '<'])
+        || is_function_word(core)
 }
 
 /// The index of the last token of the path that starts at `tokens[start]`.
@@ -1124,7 +1126,8 @@ impl Assembly {
                 && is_value_phrase(split_edges(self.text(index - 2)).1, noun);
             // A listed name right after a hidden value goes on with it
             // (`user max power`).
-            let name_goes_on = previous.hidden && noun_trail.is_empty() && vocabulary.is_name(value);
+            let name_goes_on =
+                previous.hidden && noun_trail.is_empty() && vocabulary.is_name(value);
             if after_noun || after_phrase || name_goes_on {
                 self.pieces[index].hidden = true;
                 any = true;
@@ -1265,7 +1268,11 @@ impl Assembly {
         // A piece of marks alone is at most three chars with it.
         let last_piece = self.out.rsplit(' ').next().unwrap_or_default();
         let marks = if last_piece.chars().any(|c| c.is_alphanumeric() || c == '‹') {
-            self.out.chars().rev().take_while(|c| EDGE.contains(c)).count()
+            self.out
+                .chars()
+                .rev()
+                .take_while(|c| EDGE.contains(c))
+                .count()
         } else {
             last_piece.chars().count()
         };
@@ -1468,7 +1475,10 @@ mod tests {
             assert!(vocabulary.contains(word), "{word} is not a vocabulary word");
         }
         let sorted = |list: &[&str]| list.windows(2).all(|pair| pair[0] < pair[1]);
-        assert!(sorted(VALUE_NOUNS) && sorted(FUNCTION_WORDS), "binary searches need sorted lists");
+        assert!(
+            sorted(VALUE_NOUNS) && sorted(FUNCTION_WORDS),
+            "binary searches need sorted lists"
+        );
     }
 
     #[test]
