@@ -944,7 +944,30 @@ pub const FUNCTION_WORDS: &[&str] = &[
 /// Whether `word` is a function word, spelt in lowercase: `Will` may be a
 /// name, `will` is wording.
 fn is_function_word(word: &str) -> bool {
-    FUNCTION_WORDS.binary_search(&word).is_ok()
+    static SET: std::sync::OnceLock<rustc_hash::FxHashSet<u128>> = std::sync::OnceLock::new();
+    let set = SET.get_or_init(|| {
+        FUNCTION_WORDS
+            .iter()
+            .filter_map(|w| pack16(w, false))
+            .collect()
+    });
+    pack16(word, false).is_some_and(|packed| set.contains(&packed))
+}
+
+/// `word` (at most 16 bytes, ASCII-lowercased when asked) as one integer:
+/// the lists the neighbour rules look words up in are asked for nearly
+/// every word, and a hash of one integer is the cheapest lookup.
+fn pack16(word: &str, lowercase: bool) -> Option<u128> {
+    let bytes = word.as_bytes();
+    if bytes.len() > 16 {
+        return None;
+    }
+    let mut buffer = [0u8; 16];
+    buffer[..bytes.len()].copy_from_slice(bytes);
+    if lowercase {
+        buffer.make_ascii_lowercase();
+    }
+    Some(u128::from_le_bytes(buffer))
 }
 
 /// Wording, not a value, after a value noun: a function word, or a
@@ -976,13 +999,9 @@ fn is_value_phrase(verb: &str, function_word: &str) -> bool {
 }
 
 fn is_value_noun(word: &str) -> bool {
-    word.len() <= 13
-        && VALUE_NOUNS
-            .binary_search_by(|noun| {
-                noun.bytes()
-                    .cmp(word.bytes().map(|b| b.to_ascii_lowercase()))
-            })
-            .is_ok()
+    static SET: std::sync::OnceLock<rustc_hash::FxHashSet<u128>> = std::sync::OnceLock::new();
+    let set = SET.get_or_init(|| VALUE_NOUNS.iter().filter_map(|w| pack16(w, true)).collect());
+    pack16(word, true).is_some_and(|packed| set.contains(&packed))
 }
 
 /// A word spelt like a name: a capital, then lowercase letters
@@ -1107,12 +1126,19 @@ impl Assembly {
                 continue;
             }
             let (_, noun, noun_trail) = split_edges(self.text(index - 1));
+            // Most words follow no value noun, no phrase (whose function
+            // words have two letters) and no hidden value: they are passed
+            // over before anything else is looked up.
+            let noun_names_value = is_value_noun(noun);
+            if !noun_names_value && !(index >= 2 && noun.len() == 2) && !previous.hidden {
+                continue;
+            }
             let (lead, value, _) = split_edges(self.text(index));
             if !lead.is_empty() || is_value_slot_wording(value) {
                 continue;
             }
             let after_noun = (noun_trail.is_empty() || (noun_trail == ":" && index >= 2))
-                && is_value_noun(noun)
+                && noun_names_value
                 && !vocabulary.contains_pair(noun, value);
             // `connect to backend`, `logged in as operator`: a verb and a
             // function word that introduce a value, unless the word after
@@ -1227,21 +1253,21 @@ impl Assembly {
 
     /// Cuts at the last space that leaves room for `…` within the cap, and
     /// says how many plain words are left.
-    fn finish(self) -> (String, usize) {
+    fn finish(&mut self) -> (String, usize) {
         if self.out.len() <= MAX_TEMPLATE_CHARS || self.out.chars().count() <= MAX_TEMPLATE_CHARS {
             let plain_words = self
                 .pieces
                 .iter()
                 .filter(|piece| is_plain_word(&self.out[piece.start..piece.end]))
                 .count();
-            return (self.out, plain_words);
+            return (std::mem::take(&mut self.out), plain_words);
         }
         let cut = self.cut();
         let plain_words = cut.split(' ').filter(|word| is_plain_word(word)).count();
         (cut, plain_words)
     }
 
-    fn cut(mut self) -> String {
+    fn cut(&mut self) -> String {
         let mut cut = 0;
         for (chars_before, (at, c)) in self.out.char_indices().enumerate() {
             if chars_before >= MAX_TEMPLATE_CHARS {
@@ -1260,7 +1286,7 @@ impl Assembly {
             let previous = before.rsplit(' ').next().unwrap_or(before);
             if last.starts_with('‹') && previous.strip_suffix('…') == Some(last) {
                 self.out.truncate(space);
-                return self.out;
+                return std::mem::take(&mut self.out);
             }
         }
         // With `…` the cut piece's trailing marks must still be at most
@@ -1280,7 +1306,7 @@ impl Assembly {
             self.out.pop();
         }
         self.out.push('…');
-        self.out
+        std::mem::take(&mut self.out)
     }
 }
 
@@ -1323,7 +1349,10 @@ pub(crate) fn template(message: &str, vocabulary: &Vocabulary) -> Option<String>
                 (Written::Other, false)
             }
             Token::Word(word) => {
-                let title = word.bytes().any(|b| b.is_ascii_uppercase())
+                // Most words start with a lowercase letter after their
+                // leading marks, and are no name: one byte tells.
+                let first = word.bytes().find(|&b| !EDGE_BYTE[usize::from(b)]);
+                let title = first.is_some_and(|b| b.is_ascii_uppercase() || b == 0xE2)
                     && is_name_shaped(split_edges(word).1, vocabulary);
                 if let Some(written) = scrub_letters_word(word, vocabulary, out) {
                     (written, title)
@@ -1474,11 +1503,15 @@ mod tests {
         {
             assert!(vocabulary.contains(word), "{word} is not a vocabulary word");
         }
-        let sorted = |list: &[&str]| list.windows(2).all(|pair| pair[0] < pair[1]);
+        // The lookups pack a word into 16 bytes, and the phrase rule looks
+        // only behind two-letter function words.
         assert!(
-            sorted(VALUE_NOUNS) && sorted(FUNCTION_WORDS),
-            "binary searches need sorted lists"
+            VALUE_NOUNS
+                .iter()
+                .chain(FUNCTION_WORDS)
+                .all(|word| word.len() <= 16)
         );
+        assert!(VALUE_PHRASES.iter().all(|(_, word)| word.len() == 2));
     }
 
     #[test]
