@@ -1130,7 +1130,7 @@ impl Assembly {
             // words have two letters) and no hidden value: they are passed
             // over before anything else is looked up.
             let noun_names_value = is_value_noun(noun);
-            if !noun_names_value && !(index >= 2 && noun.len() == 2) && !previous.hidden {
+            if !(noun_names_value || previous.hidden || (index >= 2 && noun.len() == 2)) {
                 continue;
             }
             let (lead, value, _) = split_edges(self.text(index));
