@@ -704,7 +704,9 @@ mod tests {
             let error = parse_retired_ids(broken).expect_err(broken);
             assert!(error.starts_with(message), "{error}");
         }
-        assert_eq!(retired_ids().map(|list| list.len()), Ok(0));
+        // The shipped list parses, whatever it holds (template 2.0.0 retired
+        // its first ids).
+        assert!(retired_ids().is_ok(), "{:?}", retired_ids());
     }
 
     #[test]
