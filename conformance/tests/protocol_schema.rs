@@ -424,8 +424,8 @@ fn broken_messages_are_rejected() {
         ),
         (
             &schemas.suite,
-            json!({"type": "suite", "suite": "template", "version": "1.0.0", "config": {"vocabulary": ["File"]}}),
-            "a vocabulary word in capitals",
+            json!({"type": "suite", "suite": "template", "version": "1.0.0", "config": {"vocabulary": ["FILE"]}}),
+            "a vocabulary word in capitals (a name line is one capital then lowercase)",
         ),
         (
             &schemas.case,

@@ -13,7 +13,7 @@
 //! Two vocabularies are used, and no test depends on the words of the
 //! shipped list:
 //! - the builtin list, whose words the generators draw from
-//!   `Vocabulary::builtin().words()`;
+//!   `Vocabulary::builtin().plain_words()`;
 //! - a fixed "fenced" list ([`KEPT`] and [`FENCED`]): the fenced words are
 //!   vocabulary words, so they would survive if they were not quoted, on a
 //!   later line, inside a path or URL, or disguised; the tests that use it
@@ -171,30 +171,27 @@ fn foreign_placeholders(template: &str) -> Vec<&str> {
         .collect()
 }
 
-/// A vocabulary word, its possessive (`file's`) or a hyphenated compound of
-/// vocabulary words (`read-only`).
+/// A line of the vocabulary with no space (a word, a listed compound such
+/// as `read-only` or a listed slash form such as `read/write`), or a
+/// word's possessive (`file's`). A compound or slash-join of words that is
+/// not itself listed is not one: it can spell any name.
 fn is_vocabulary_word(word: &str, vocabulary: &Vocabulary) -> bool {
     !word.is_empty()
+        && !word.contains(' ')
         && (vocabulary.contains(word)
             || word
                 .strip_suffix("'s")
-                .is_some_and(|stem| vocabulary.contains(stem))
-            || (word.contains('-')
-                && word
-                    .split('-')
-                    .all(|part| !part.is_empty() && vocabulary.contains(part))))
+                .is_some_and(|stem| vocabulary.contains(stem)))
 }
 
-/// One of the seed's parameter names, or `ctx_` followed by lowercase
-/// vocabulary words joined by `_`.
+/// One of the seed's parameter names, or `ctx_` followed by one lowercase
+/// vocabulary word.
 fn is_known_identifier(core: &str, vocabulary: &Vocabulary) -> bool {
     KNOWN_IDENTIFIERS.contains(&core)
         || core.strip_prefix("ctx_").is_some_and(|name| {
-            name.split('_').all(|part| {
-                !part.is_empty()
-                    && part.bytes().all(|b| b.is_ascii_lowercase())
-                    && vocabulary.contains(part)
-            })
+            !name.is_empty()
+                && name.bytes().all(|b| b.is_ascii_lowercase())
+                && vocabulary.contains(name)
         })
 }
 
@@ -208,9 +205,7 @@ fn foreign_words<'t>(template: &'t str, vocabulary: &Vocabulary) -> Vec<&'t str>
             !(PLACEHOLDERS.contains(core)
                 || !core.bytes().any(|b| b.is_ascii_alphanumeric())
                 || is_known_identifier(core, vocabulary)
-                || core
-                    .split('/')
-                    .all(|part| is_vocabulary_word(part, vocabulary)))
+                || is_vocabulary_word(core, vocabulary))
         })
         .collect()
 }
@@ -219,8 +214,10 @@ fn foreign_words<'t>(template: &'t str, vocabulary: &Vocabulary) -> Vec<&'t str>
 // Vocabularies
 // ---------------------------------------------------------------------------
 
+/// The builtin list's plain words (no compound, slash form, pair or name
+/// line).
 fn builtin_words() -> Vec<&'static str> {
-    Vocabulary::builtin().words().collect()
+    Vocabulary::builtin().plain_words().collect()
 }
 
 fn builtin() -> &'static Scrubber {
@@ -1595,4 +1592,477 @@ fn huge_input_returns_quickly() {
             assert_eq!(template, message_template(&head), "{name}");
         }
     }
+}
+
+// ---------------------------------------------------------------------------
+// Secrets spelt in vocabulary words (issue: no name or secret survives)
+// ---------------------------------------------------------------------------
+
+/// The attacker's generator: tool errors that carry a secret made of the
+/// vocabulary's own words, drawn through `arbitrary::Unstructured` so that
+/// the fuzz target `template_structured` can build the same messages from
+/// its bytes. It is written here until the fuzzing module is split per
+/// boundary; it then moves to `fuzzing/template.rs` and this file draws
+/// from it there.
+mod planted {
+    use arbitrary::{Result, Unstructured};
+
+    use agentfence::template::{
+        FUNCTION_WORDS, PLACEHOLDERS, VALUE_NOUNS, VALUE_PHRASES, Vocabulary,
+    };
+
+    /// What kind of secret a message carries.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum SecretClass {
+        /// Two or three capitalised words inside a sentence.
+        Name,
+        /// One listed name, capitalised, inside a sentence.
+        SingleName,
+        /// A word right after a noun that names a value.
+        Value,
+        /// Words joined by `-`.
+        Compound,
+        /// Words joined by `/`.
+        SlashJoin,
+        /// A path whose folders have spaces in them.
+        SpacedPath,
+        /// The same, starting near the end of the 400-char window.
+        CutPath,
+        /// A quote padded with spaces.
+        PaddedQuote,
+        /// A quote behind a malformed colour code.
+        BrokenAnsi,
+        /// A run of four or more punctuation marks.
+        Punctuation,
+        /// A `ctx_` name of two or more words.
+        CtxName,
+    }
+
+    /// A message and the secrets planted in it.
+    #[derive(Debug, Clone)]
+    pub struct Planted {
+        pub class: SecretClass,
+        pub message: String,
+        /// Each secret as planted: words (matched as words) or, for marks
+        /// and `ctx_` names, the exact text.
+        pub secrets: Vec<String>,
+    }
+
+    /// The wording around a secret: fixed words, none of which is ever
+    /// drawn as a secret, so that any secret word in a template leaked.
+    const CARRIER: &[&str] = &[
+        "error",
+        "could",
+        "not",
+        "open",
+        "failed",
+        "for",
+        "the",
+        "sync",
+        "on",
+        "device",
+        "while",
+        "reading",
+        "is",
+        "locked",
+        "was",
+        "by",
+        "with",
+        "shared",
+        "approved",
+        "to",
+        "access",
+        "denied",
+        "cannot",
+        "unknown",
+        "invalid",
+        "found",
+        "a",
+        "no",
+        "such",
+        "file",
+        "or",
+        "directory",
+        "and",
+        "retry",
+        "later",
+        "from",
+        "fatal",
+        "warning",
+        "host",
+        "rejected",
+        "token",
+        "tool",
+    ];
+
+    /// Openings that end inside a sentence, where a name is not the first
+    /// word of a clause.
+    const SENTENCE_OPENINGS: &[&str] = &[
+        "sync failed for",
+        "access denied for",
+        "the file was shared with",
+        "fatal: approved by",
+        "error: could not open the file for",
+        "warning: the file is locked by",
+        "no access to the device for",
+    ];
+
+    /// Endings after a secret: lowercase wording.
+    const ENDINGS: &[&str] = &[
+        "",
+        " on device",
+        " is locked",
+        " was not found",
+        " and retry later",
+        ": access denied",
+        ", retry later",
+        " while reading the file",
+    ];
+
+    const MARKS: &[char] = &[
+        '(', ')', '-', '.', '/', '<', '>', '[', ']', '{', '}', '!', '?', ':',
+    ];
+
+    /// The vocabulary's plain words that a secret may be made of: not
+    /// carrier or function words, not placeholder names, letters only.
+    fn secret_words(vocabulary: &'static Vocabulary) -> &'static [&'static str] {
+        static WORDS: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+        WORDS.get_or_init(|| {
+            let placeholder_words: Vec<String> = PLACEHOLDERS
+                .iter()
+                .map(|p| p.trim_matches(['‹', '›']).to_string())
+                .collect();
+            vocabulary
+                .plain_words()
+                .filter(|word| {
+                    word.len() >= 3
+                        && word.bytes().all(|b| b.is_ascii_lowercase())
+                        && !CARRIER.contains(word)
+                        && !FUNCTION_WORDS.contains(word)
+                        && !placeholder_words.iter().any(|p| p == word)
+                })
+                .collect()
+        })
+    }
+
+    /// The listed names that may be drawn, lowercased.
+    fn names(vocabulary: &'static Vocabulary) -> &'static [String] {
+        static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+        NAMES.get_or_init(|| {
+            vocabulary
+                .names()
+                .map(str::to_ascii_lowercase)
+                // A lowercase function word ends a spaced path by design
+                // (`./a b for reading`): such names (`During`) are drawn
+                // by no class here.
+                .filter(|name| {
+                    vocabulary.contains(name)
+                        && !CARRIER.contains(&name.as_str())
+                        && !FUNCTION_WORDS.contains(&name.as_str())
+                })
+                .collect()
+        })
+    }
+
+    fn capitalize(word: &str) -> String {
+        let mut out = word.to_string();
+        if let Some(first) = out.get_mut(..1) {
+            first.make_ascii_uppercase();
+        }
+        out
+    }
+
+    /// A word of the vocabulary, or a listed name, in a random case style.
+    fn word(u: &mut Unstructured<'_>, vocabulary: &'static Vocabulary) -> Result<String> {
+        let base = if u.ratio(1, 4)? {
+            u.choose(names(vocabulary))?.clone()
+        } else {
+            u.choose(secret_words(vocabulary))?.to_string()
+        };
+        Ok(if u.arbitrary()? {
+            capitalize(&base)
+        } else {
+            base
+        })
+    }
+
+    /// `count` words joined by `joint`, none a listed line of its own.
+    fn joined(
+        u: &mut Unstructured<'_>,
+        vocabulary: &'static Vocabulary,
+        joint: char,
+        parts: std::ops::RangeInclusive<usize>,
+    ) -> Result<String> {
+        let count = u.int_in_range(parts)?;
+        let mut out = Vec::with_capacity(count);
+        for _ in 0..count {
+            out.push(u.choose(secret_words(vocabulary))?.to_string());
+        }
+        let joined = out.join(&joint.to_string());
+        Ok(if vocabulary.contains(&joined) {
+            format!("{joined}{joint}{}", u.choose(secret_words(vocabulary))?)
+        } else {
+            joined
+        })
+    }
+
+    /// A spaced path: a start, then folders of one to three words each.
+    fn spaced_path(
+        u: &mut Unstructured<'_>,
+        vocabulary: &'static Vocabulary,
+        secrets: &mut Vec<String>,
+    ) -> Result<String> {
+        let start = *u.choose(&[
+            "/",
+            "./",
+            "../",
+            "~/",
+            "/home/ann/",
+            "/srv/",
+            "C:\\Users\\ann\\",
+        ])?;
+        let separator = if start.contains('\\') { '\\' } else { '/' };
+        let mut path = start.to_string();
+        let folders = u.int_in_range(2..=4)?;
+        for folder in 0..folders {
+            if folder > 0 {
+                path.push(separator);
+            }
+            let words = u.int_in_range(1..=3)?;
+            for index in 0..words {
+                if index > 0 {
+                    path.push(' ');
+                }
+                let word = word(u, vocabulary)?;
+                path.push_str(&word);
+                secrets.push(word);
+            }
+        }
+        Ok(path)
+    }
+
+    /// One message with a planted secret of any class.
+    pub fn planted(u: &mut Unstructured<'_>, vocabulary: &'static Vocabulary) -> Result<Planted> {
+        let class = *u.choose(&[
+            SecretClass::Name,
+            SecretClass::SingleName,
+            SecretClass::Value,
+            SecretClass::Compound,
+            SecretClass::SlashJoin,
+            SecretClass::SpacedPath,
+            SecretClass::CutPath,
+            SecretClass::PaddedQuote,
+            SecretClass::BrokenAnsi,
+            SecretClass::Punctuation,
+            SecretClass::CtxName,
+        ])?;
+        let mut secrets = Vec::new();
+        let ending = *u.choose(ENDINGS)?;
+        let message = match class {
+            SecretClass::Name => {
+                let count = u.int_in_range(2..=3)?;
+                let mut name = Vec::new();
+                for _ in 0..count {
+                    let word = capitalize(&word(u, vocabulary)?.to_ascii_lowercase());
+                    name.push(word);
+                }
+                // A listed pair is wording (`Not Found`), not a name.
+                let listed = name
+                    .windows(2)
+                    .all(|pair| vocabulary.contains_pair(&pair[0], &pair[1]));
+                if listed {
+                    return Err(arbitrary::Error::IncorrectFormat);
+                }
+                secrets.extend(name.iter().cloned());
+                format!(
+                    "{} {}{ending}",
+                    u.choose(SENTENCE_OPENINGS)?,
+                    name.join(" ")
+                )
+            }
+            SecretClass::SingleName => {
+                let name = capitalize(u.choose(names(vocabulary))?);
+                secrets.push(name.clone());
+                format!("{} {name}{ending}", u.choose(SENTENCE_OPENINGS)?)
+            }
+            SecretClass::Value => {
+                let noun = if u.ratio(1, 4)? {
+                    let (verb, function_word) = *u.choose(VALUE_PHRASES)?;
+                    format!("{verb} {function_word}")
+                } else {
+                    u.choose(VALUE_NOUNS)?.to_string()
+                };
+                let noun = noun.as_str();
+                let value = u.choose(secret_words(vocabulary))?.to_string();
+                let participle =
+                    value.len() >= 5 && (value.ends_with("ed") || value.ends_with("ing"));
+                let last = noun.rsplit(' ').next().unwrap_or(noun);
+                if participle || vocabulary.contains_pair(last, &value) || noun == value {
+                    return Err(arbitrary::Error::IncorrectFormat);
+                }
+                let value = match u.int_in_range(0..=3)? {
+                    0 => capitalize(&value),
+                    1 => format!("{value}-{}", u.choose(secret_words(vocabulary))?),
+                    _ => value,
+                };
+                secrets.extend(value.split('-').map(str::to_string));
+                let opening = *u.choose(&["", "error: ", "fatal: the ", "sync failed for the "])?;
+                format!("{opening}{noun} {value}{ending}")
+            }
+            SecretClass::Compound => {
+                let compound = joined(u, vocabulary, '-', 2..=4)?;
+                secrets.extend(compound.split('-').map(str::to_string));
+                format!("{} {compound}{ending}", u.choose(SENTENCE_OPENINGS)?)
+            }
+            SecretClass::SlashJoin => {
+                let join = joined(u, vocabulary, '/', 2..=3)?;
+                secrets.extend(join.split('/').map(str::to_string));
+                format!("fatal: could not open {join}{ending}")
+            }
+            SecretClass::SpacedPath => {
+                let path = spaced_path(u, vocabulary, &mut secrets)?;
+                let after = *u.choose(&[
+                    ": no such file or directory",
+                    " for reading",
+                    ", retry later",
+                    "",
+                    " is locked",
+                ])?;
+                format!("error: could not open {path}{after}")
+            }
+            SecretClass::CutPath => {
+                let path = spaced_path(u, vocabulary, &mut secrets)?;
+                let start = u.int_in_range(360..=398)?;
+                let mut filler = String::from("error:");
+                while filler.len() < start {
+                    filler.push(' ');
+                    filler.push_str(u.choose(CARRIER)?);
+                }
+                format!("{filler} {path} failed")
+            }
+            SecretClass::PaddedQuote => {
+                let (open, close) =
+                    *u.choose(&[("'", "'"), ("\"", "\""), ("‘", "’"), ("`", "`")])?;
+                let joint = *u.choose(&[' ', '-'])?;
+                let inner = joined(u, vocabulary, joint, 1..=3)?;
+                secrets.extend(inner.split([' ', '-']).map(str::to_string));
+                let (left, right) = (*u.choose(&[" ", "  ", ""])?, *u.choose(&[" ", "  ", ""])?);
+                format!("rejected token {open}{left}{inner}{right}{close} for the file")
+            }
+            SecretClass::BrokenAnsi => {
+                let junk = *u.choose(&[" ", "!", " !", "\"", "", "  "])?;
+                let quote = *u.choose(&["\"", "'", "`"])?;
+                let glue = *u.choose(&["", "X", "x", "m"])?;
+                let inner = joined(u, vocabulary, '-', 1..=3)?;
+                secrets.extend(inner.split('-').map(str::to_string));
+                format!("error: host \u{1b}[{junk}{quote}{glue}{inner}{quote} is locked")
+            }
+            SecretClass::Punctuation => {
+                let count = u.int_in_range(4..=8)?;
+                let mut run = String::new();
+                for _ in 0..count {
+                    run.push(*u.choose(MARKS)?);
+                }
+                secrets.push(run.clone());
+                format!("sync failed {run} for the device")
+            }
+            SecretClass::CtxName => {
+                let name = format!("ctx_{}", joined(u, vocabulary, '_', 2..=4)?);
+                secrets.push(name.clone());
+                format!("unknown tool {name}{ending}")
+            }
+        };
+        Ok(Planted {
+            class,
+            message,
+            secrets,
+        })
+    }
+}
+
+/// The planted secrets of `planted` that show in `template`, read without
+/// the scrubber: placeholders are blanked, then a word secret leaks when it
+/// is a run of letters of the template (ignoring case), and a secret of
+/// marks or a `ctx_` name when it is a piece of the template's text.
+fn planted_leaks(planted: &planted::Planted, template: &str) -> Vec<String> {
+    let mut blanked = template.to_string();
+    for placeholder in PLACEHOLDERS {
+        blanked = blanked.replace(placeholder, " ");
+    }
+    let runs: Vec<String> = blanked
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|run| !run.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    planted
+        .secrets
+        .iter()
+        .filter(|secret| {
+            if secret.bytes().all(|b| b.is_ascii_alphabetic()) {
+                runs.contains(&secret.to_ascii_lowercase())
+            } else {
+                blanked.contains(secret.as_str())
+            }
+        })
+        .cloned()
+        .collect()
+}
+
+/// Bytes for `arbitrary`, as the fuzz target gets them.
+fn planted_case() -> impl Strategy<Value = planted::Planted> {
+    prop::collection::vec(any::<u8>(), 16..1024).prop_filter_map(
+        "the bytes build a planted message",
+        |bytes| {
+            planted::planted(
+                &mut arbitrary::Unstructured::new(&bytes),
+                Vocabulary::builtin(),
+            )
+            .ok()
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// No secret spelt in the vocabulary's own words survives (issue: "no
+    /// name or secret survives, even one spelled in vocabulary words"): two
+    /// or three capitalised words or one listed name inside a sentence, a
+    /// word after a noun that names a value, hyphen compounds, slash-joins,
+    /// spaced paths and paths the 400-char window cuts, quotes padded with
+    /// spaces, a quote behind a malformed colour code, a run of marks and a
+    /// `ctx_` name of several words; each made of vocabulary words, which
+    /// the vocabulary alone would keep. The template, when there is one,
+    /// also keeps the contract.
+    #[test]
+    fn no_vocabulary_spelt_secret_survives(planted in planted_case()) {
+        let template = builtin().template(&planted.message);
+        if let Some(template) = &template {
+            let leaks = planted_leaks(&planted, template);
+            prop_assert!(
+                leaks.is_empty(),
+                "{:?} secret leaked: {:?}\ninput:    {:?}\ntemplate: {:?}",
+                planted.class,
+                leaks,
+                planted.message,
+                template
+            );
+            let verdict = check_contract(template, builtin());
+            prop_assert!(verdict.is_ok(), "{verdict:?}: {template:?}");
+        }
+    }
+}
+
+#[test]
+fn the_planted_reader_sees_what_it_is_shown() {
+    // The leak reader itself: a kept secret word is a leak whatever its
+    // case, a placeholder's letters are not, and marks count as text.
+    let case = planted::Planted {
+        class: planted::SecretClass::Name,
+        message: String::new(),
+        secrets: vec!["Power".into(), "text".into(), "(-.-)".into()],
+    };
+    assert_eq!(planted_leaks(&case, "sync for power ‹text›"), ["Power"]);
+    assert!(planted_leaks(&case, "sync for ‹text› on").is_empty());
+    assert_eq!(planted_leaks(&case, "sync (-.-) on"), ["(-.-)"]);
 }

@@ -162,13 +162,35 @@ def rust_trim(text):
 # Vocabulary (vocabulary.rs)
 
 _VALID_WORD = re.compile(r"[a-z]+('[a-z]+)?\Z")
+_WORD_PART = r"[a-z]+(?:'[a-z]+)?"
+_COMPOUND = re.compile(r"%s(?:-%s)+\Z" % (_WORD_PART, _WORD_PART))
+_SLASH_FORM = re.compile(r"%s(?:/%s)+\Z" % (_WORD_PART, _WORD_PART))
+_PAIR = re.compile(r"%s %s\Z" % (_WORD_PART, _WORD_PART))
+_NAME = re.compile(r"[A-Z][a-z]+\Z")
+
+
+def line_kind(line):
+    """'word', 'compound', 'slash', 'pair' or 'name' (vocabulary.rs
+    line_kind), or None."""
+    if _VALID_WORD.match(line):
+        return "word"
+    if "-" in line:
+        return "compound" if _COMPOUND.match(line) else None
+    if "/" in line:
+        return "slash" if _SLASH_FORM.match(line) else None
+    if " " in line:
+        return "pair" if _PAIR.match(line) else None
+    return "name" if _NAME.match(line) else None
 
 
 class Vocabulary:
-    """A sorted list of lowercase words; lookups ignore ASCII case."""
+    """Sorted lines: words, compounds, slash forms, pairs (looked up as one
+    set, ignoring ASCII case) and names (looked up apart)."""
 
     def __init__(self, words):
-        self.words = frozenset(words)
+        names = [word for word in words if line_kind(word) == "name"]
+        self.names = frozenset(name.lower() for name in names)
+        self.words = frozenset(word for word in words if line_kind(word) != "name")
 
     def contains(self, word):
         if not word or len(word.encode("utf-8", "surrogatepass")) > MAX_WORD_LEN:
@@ -176,6 +198,16 @@ class Vocabulary:
         # The words are ASCII: a word with any other character is not one,
         # and for ASCII str.lower() is the ASCII lowercase.
         return word.isascii() and word.lower() in self.words
+
+    def is_name(self, word):
+        if not word or len(word.encode("utf-8", "surrogatepass")) > MAX_WORD_LEN:
+            return False
+        return word.isascii() and word.lower() in self.names
+
+    def contains_pair(self, first, second):
+        if not first or not second or len(first) + 1 + len(second) > MAX_WORD_LEN:
+            return False
+        return self.contains(first + " " + second)
 
 
 def vocabulary_from_config(config):
@@ -188,7 +220,7 @@ def vocabulary_from_config(config):
     for index, word in enumerate(items):
         if not word or word.startswith("#") or "\n" in word or "\r" in word:
             raise PortError("bad_config", "vocabulary word %d (%r) is not a word" % (index, word))
-        if not _VALID_WORD.match(word):
+        if line_kind(word) is None:
             raise PortError("bad_config", "vocabulary word %r is not a lowercase ASCII word" % word)
         if len(word) > MAX_WORD_LEN:
             raise PortError("bad_config", "vocabulary word %r is longer than %d" % (word, MAX_WORD_LEN))
@@ -197,7 +229,13 @@ def vocabulary_from_config(config):
         previous = word
     if not items:
         raise PortError("bad_config", "the vocabulary holds no words")
-    return Vocabulary(items)
+    vocabulary = Vocabulary(items)
+    for pair in items:
+        if line_kind(pair) == "pair":
+            for word in pair.split(" "):
+                if not vocabulary.contains(word):
+                    raise PortError("bad_config", "vocabulary pair %r holds %r, which is not a word of the list" % (pair, word))
+    return vocabulary
 
 
 # --------------------------------------------------------------------------
@@ -430,16 +468,19 @@ APOSTROPHE_LIKE = frozenset("'\u2019")
 ESC = "\x1b"
 
 
-def _skip_csi(text, at):
-    """Index after the CSI sequence whose ESC is at text[at] and '[' at
-    text[at + 1]: the parameters and the final char in '@'..'~'."""
-    at += 2
-    while at < len(text):
-        code = text[at]
-        at += 1
-        if "\x40" <= code <= "\x7e":
-            break
-    return at
+def _after_csi(text, at):
+    """Index after the colour code at text[at] (ESC [, parameter chars
+    '0'..'?', one final char '@'..'~'), or None when none starts there."""
+    if text[at : at + 2] != ESC + "[":
+        return None
+    probe = at + 2
+    while probe < len(text) and "\x30" <= text[probe] <= "\x3f":
+        probe += 1
+    if probe == len(text):
+        return probe  # cut by the end of the text: nothing follows it
+    if "\x40" <= text[probe] <= "\x7e":
+        return probe + 1
+    return None
 
 
 def is_blank(line):
@@ -450,8 +491,9 @@ def is_blank(line):
     at = 0
     while at < len(line):
         c = line[at]
-        if c == ESC and line[at + 1 : at + 2] == "[":
-            at = _skip_csi(line, at)
+        after = _after_csi(line, at) if c == ESC else None
+        if after is not None:
+            at = after
             continue
         if not is_separator(c) and not is_invisible_format(c):
             return False
@@ -488,15 +530,17 @@ def window(line):
 
 
 def strip_ansi(text):
-    """Removes ANSI CSI sequences (ESC [ ... final)."""
+    """Removes ANSI colour codes (ESC [ parameters final); an ESC that
+    starts no such code stays, a separator, and the text after it is kept."""
     if ESC not in text:
         return text
     clean = []
     at = 0
     while at < len(text):
         c = text[at]
-        if c == ESC and text[at + 1 : at + 2] == "[":
-            at = _skip_csi(text, at)
+        after = _after_csi(text, at) if c == ESC else None
+        if after is not None:
+            at = after
             continue
         clean.append(c)
         at += 1
@@ -509,8 +553,8 @@ QUOTED = None  # the token of a quoted span; a word is its str
 def tokenize(text):
     """Splits the window into words (str) and quoted spans (QUOTED).
 
-    A ' opens a quote only after a non-alphanumeric character and before a
-    non-whitespace one; an apostrophe-like closer followed by an
+    A ' opens a quote only after a non-alphanumeric character (a space after
+    it does not stop it: a padded quote is a quote); an apostrophe-like closer followed by an
     alphanumeric character does not close. A quote left open runs to the end.
     """
     tokens = []
@@ -528,11 +572,7 @@ def tokenize(text):
         closers = CLOSERS.get(c)
         if closers is not None and (
             c != "'"
-            or (
-                not (at > 0 and is_alphanumeric(text[at - 1]))
-                and at + 1 < n
-                and not is_whitespace(text[at + 1])
-            )
+            or (not (at > 0 and is_alphanumeric(text[at - 1])) and at + 1 < n)
         ):
             if word_start is not None:
                 tokens.append(text[word_start:at])
@@ -640,26 +680,27 @@ def _ascii_lowercase_only(part):
 
 
 def is_known_identifier(core, vocabulary):
-    """One of the seed's parameter names, or ctx_ and vocabulary words."""
+    """One of the seed's parameter names, or ctx_ and one vocabulary word."""
     if core in KNOWN_IDENTIFIERS:
         return True
     if not core.startswith("ctx_"):
         return False
-    return all(_ascii_lowercase_only(part) and vocabulary.contains(part) for part in core[4:].split("_"))
+    name = core[4:]
+    return _ascii_lowercase_only(name) and vocabulary.contains(name)
 
 
 def is_own_word(word, vocabulary):
-    """A vocabulary word, its possessive, or a hyphenated compound of them."""
+    """A word or listed compound of the vocabulary, or its possessive."""
+    if " " in word or "/" in word:
+        return False
     if vocabulary.contains(word):
         return True
-    if word.endswith("'s") and vocabulary.contains(word[:-2]):
-        return True
-    return "-" in word and all(part and vocabulary.contains(part) for part in word.split("-"))
+    return word.endswith("'s") and vocabulary.contains(word[:-2])
 
 
 def is_own_slash_words(core, vocabulary):
-    """Words joined by /, each of the vocabulary."""
-    return all(part and is_own_word(part, vocabulary) for part in core.split("/"))
+    """A listed slash form."""
+    return "/" in core and " " not in core and vocabulary.contains(core)
 
 
 def starts_path(core, shape):
@@ -725,15 +766,37 @@ def continues_path(core):
     return shape.separator or is_file_name(core, shape)
 
 
+def stops_path(token):
+    """A function word, a dash, or a word opening a bracket."""
+    lead, core, _ = split_edges(token)
+    return token in ("-", "\u2014", "\u2013") or any(c in lead for c in "([{<") or core in FUNCTION_WORDS
+
+
 def path_end(tokens, start):
-    """Index of the last token of the path starting at tokens[start]."""
-    end = start
+    """Index of the last token of the path starting at tokens[start]: its
+    last segment or file name within the clause, then, unless that is a
+    file name, the words up to a stopping word or the clause's end."""
+
+    def closes(index):
+        return tokens[index] is not QUOTED and closes_clause(tokens[index])
+
+    last_segment = start
     probe = start
-    while not (tokens[probe] is not QUOTED and closes_clause(tokens[probe])) and probe + 1 < len(tokens):
+    while not closes(probe) and probe + 1 < len(tokens):
         probe += 1
         following = tokens[probe]
         if following is not QUOTED and continues_path(split_edges(following)[1]):
-            end = probe
+            last_segment = probe
+    if tokens[last_segment] is not QUOTED:
+        core = split_edges(tokens[last_segment])[1]
+        if is_file_name(core, Shape(core)):
+            return last_segment
+    end = last_segment
+    while not closes(end) and end + 1 < len(tokens):
+        following = tokens[end + 1]
+        if following is not QUOTED and stops_path(following):
+            break
+        end += 1
     return end
 
 
@@ -744,13 +807,26 @@ def path_lead(lead, core):
     return lead
 
 
+KEPT = "kept"
+SEPARATED_PATH = "separated_path"
+OTHER = "other"
+
+
+def is_kept_punctuation_token(token):
+    """At most three marks, none of them '_'."""
+    return len(token) <= 3 and all(c != "_" and c in KEPT_PUNCTUATION for c in token)
+
+
 def scrub_word(token, lead, core, trail, shape, vocabulary):
-    """What one word becomes; None for a punctuation token with no safe
-    spelling."""
+    """What one word becomes, and what kind of piece it is (KEPT,
+    SEPARATED_PATH, OTHER); the piece is None for a punctuation token with
+    no safe spelling."""
     if token == "\u2014" or token == "\u2013":
-        return "-"
+        return "-", OTHER
     if not core:
-        return token
+        return (token if is_kept_punctuation_token(token) else None), OTHER
+    lead, trail = lead[-3:], trail[:3]
+    written = OTHER
     if is_placeholder(core):
         replaced = core
     elif not shape.ascii:
@@ -758,11 +834,12 @@ def scrub_word(token, lead, core, trail, shape, vocabulary):
     elif not shape.alphanumeric:
         if starts_path(core, shape):
             lead = path_lead(lead, core)
+            written = SEPARATED_PATH
             replaced = PATH
-        elif all(c in KEPT_PUNCTUATION for c in core):
+        elif is_kept_punctuation_token(token):
             replaced = core
         else:
-            return None
+            return None, OTHER
     elif is_url(core, shape):
         replaced = URL
     elif shape.at:
@@ -772,39 +849,47 @@ def scrub_word(token, lead, core, trail, shape, vocabulary):
     elif lead.endswith(".") or starts_path(core, shape) or is_file_name(core, shape):
         # A dot glued to the front of a word is a dotfile, not punctuation.
         lead = path_lead(lead, core).rstrip(".")
+        if shape.separator:
+            written = SEPARATED_PATH
         replaced = PATH
     elif shape.digit:
         replaced = NUMBER
     elif is_identifier_like(core, shape):
         replaced = SYM
     elif shape.word_chars_only:
-        replaced = core if is_own_word(core, vocabulary) else TEXT
+        if is_own_word(core, vocabulary):
+            written = KEPT
+            replaced = core
+        else:
+            replaced = TEXT
     elif shape.separator and not shape.backslash and is_own_slash_words(core, vocabulary):
+        written = KEPT
         replaced = core
     elif shape.separator:
+        written = SEPARATED_PATH
         replaced = PATH
     else:
         replaced = SYM
-    return lead + replaced + trail
+    return lead + replaced + trail, written
 
 
 _LETTERS_WORD = re.compile(r"([A-Za-z]+)([()\[\]{},;:.!?<>]*)\Z")
 
 
 def scrub_letters_word(word, vocabulary):
-    """ASCII letters with only ASCII edge punctuation after them; None for
-    any other word."""
+    """ASCII letters with only ASCII edge punctuation after them, as (piece,
+    kind); None for any other word."""
     match = _LETTERS_WORD.match(word)
     if match is None:
         return None
-    core, trail = match.group(1), match.group(2)
+    core, trail = match.group(1), match.group(2)[:3]
     inner_upper = any("A" <= c <= "Z" for c in core[1:])
     lower = any("a" <= c <= "z" for c in core)
     if len(core) > 24 or (inner_upper and lower):
-        return SYM + trail
+        return SYM + trail, OTHER
     if vocabulary.contains(core):
-        return core + trail
-    return TEXT + trail
+        return core + trail, KEPT
+    return TEXT + trail, OTHER
 
 
 def is_plain_word(word):
@@ -835,12 +920,372 @@ def finish(pieces):
             out = before
             collapsed = True
     if not collapsed:
+        # With the ellipsis the trailing marks stay at most three.
+        last_piece = out.rsplit(" ", 1)[-1]
+        if any(c.isalnum() or c == OPEN_MARK for c in last_piece):
+            marks = len(out) - len(out.rstrip("".join(EDGE)))
+        else:
+            marks = len(last_piece)
+        if marks > 2:
+            out = out[: len(out) - (marks - 2)]
         out += ELLIPSIS
     return out, sum(1 for word in out.split(" ") if is_plain_word(word))
 
 
 def is_safe_template(template):
     return all(c in _SAFE_CHARS for c in template)
+
+
+# scrub.rs VALUE_NOUNS: the word after one is a value.
+VALUE_NOUNS = frozenset(
+    (
+        "account",
+        "accounts",
+        "alias",
+        "app",
+        "branch",
+        "branches",
+        "bucket",
+        "buckets",
+        "called",
+        "channel",
+        "cluster",
+        "collection",
+        "column",
+        "container",
+        "containers",
+        "crate",
+        "crates",
+        "database",
+        "databases",
+        "db",
+        "device",
+        "devices",
+        "domain",
+        "group",
+        "groups",
+        "host",
+        "hostname",
+        "hosts",
+        "image",
+        "images",
+        "instance",
+        "key",
+        "keys",
+        "label",
+        "member",
+        "module",
+        "modules",
+        "named",
+        "namespace",
+        "node",
+        "nodes",
+        "org",
+        "organization",
+        "owner",
+        "package",
+        "packages",
+        "passphrase",
+        "password",
+        "peer",
+        "pod",
+        "pods",
+        "principal",
+        "profile",
+        "project",
+        "projects",
+        "queue",
+        "realm",
+        "ref",
+        "region",
+        "remote",
+        "remotes",
+        "repo",
+        "repos",
+        "repository",
+        "role",
+        "schema",
+        "secret",
+        "secrets",
+        "server",
+        "servers",
+        "service",
+        "services",
+        "site",
+        "table",
+        "tables",
+        "tag",
+        "tags",
+        "team",
+        "tenant",
+        "tenants",
+        "token",
+        "tokens",
+        "topic",
+        "user",
+        "username",
+        "users",
+        "volume",
+        "volumes",
+        "workspace",
+        "zone",
+    )
+)
+
+# scrub.rs FUNCTION_WORDS: wording, never a value, a folder or part of a name.
+FUNCTION_WORDS = frozenset(
+    (
+        "a",
+        "about",
+        "above",
+        "after",
+        "again",
+        "against",
+        "all",
+        "already",
+        "also",
+        "am",
+        "an",
+        "and",
+        "another",
+        "any",
+        "are",
+        "aren't",
+        "as",
+        "at",
+        "be",
+        "because",
+        "been",
+        "before",
+        "being",
+        "below",
+        "between",
+        "both",
+        "but",
+        "by",
+        "can",
+        "can't",
+        "cannot",
+        "could",
+        "couldn't",
+        "did",
+        "didn't",
+        "do",
+        "does",
+        "doesn't",
+        "don't",
+        "down",
+        "during",
+        "each",
+        "either",
+        "every",
+        "for",
+        "from",
+        "had",
+        "hadn't",
+        "has",
+        "hasn't",
+        "have",
+        "haven't",
+        "here",
+        "if",
+        "in",
+        "instead",
+        "into",
+        "is",
+        "isn't",
+        "it",
+        "its",
+        "may",
+        "might",
+        "more",
+        "most",
+        "must",
+        "neither",
+        "no",
+        "nor",
+        "not",
+        "now",
+        "of",
+        "off",
+        "on",
+        "once",
+        "only",
+        "onto",
+        "or",
+        "other",
+        "out",
+        "over",
+        "per",
+        "same",
+        "shall",
+        "should",
+        "since",
+        "so",
+        "some",
+        "still",
+        "such",
+        "than",
+        "that",
+        "the",
+        "then",
+        "there",
+        "these",
+        "this",
+        "those",
+        "through",
+        "to",
+        "too",
+        "under",
+        "unless",
+        "until",
+        "up",
+        "very",
+        "via",
+        "was",
+        "wasn't",
+        "were",
+        "weren't",
+        "when",
+        "where",
+        "which",
+        "while",
+        "who",
+        "will",
+        "with",
+        "within",
+        "without",
+        "won't",
+        "would",
+        "yet",
+    )
+)
+
+
+# scrub.rs VALUE_PHRASES: a verb and a function word that introduce a value.
+VALUE_PHRASES = frozenset(
+    (
+        ("connect", "to"),
+        ("connected", "to"),
+        ("connecting", "to"),
+        ("connection", "to"),
+        ("in", "as"),
+        ("owned", "by"),
+        ("run", "as"),
+        ("running", "as"),
+    )
+)
+
+
+def is_value_slot_wording(word):
+    """A function word or a participle: wording after a value noun."""
+    return word in FUNCTION_WORDS or (
+        len(word) >= 5 and _ascii_lowercase_only(word) and word.endswith(("ed", "ing"))
+    )
+
+
+_TITLE = re.compile(r"[A-Z][a-z]+('s)?\Z")
+
+
+def is_title_case(core):
+    return _TITLE.match(core) is not None
+
+
+def is_name_shaped(core, vocabulary):
+    """Capitalised, and not a function word unless a listed name too."""
+    if not is_title_case(core):
+        return False
+    stem = core[:-2] if core.endswith("'s") else core
+    return stem.lower() not in FUNCTION_WORDS or vocabulary.is_name(stem)
+
+
+def _starts_clause(pieces, index):
+    if index == 0:
+        return True
+    previous = pieces[index - 1][0]
+    return (
+        previous.endswith((":", ";", ".", "!", "?", ELLIPSIS, "]", ")", ">"))
+        or previous == "-"
+        or pieces[index][0].startswith(("(", "[", "{", "<"))
+    )
+
+
+def hide_values_and_names(pieces, vocabulary):
+    """Marks hidden the kept words that are a value (after a value noun) or
+    a name (capitalised words in a row, a listed name alone inside a
+    clause). A piece is [text, kind, title, hidden]."""
+    any_hidden = False
+    for index in range(1, len(pieces)):
+        previous, current = pieces[index - 1], pieces[index]
+        if current[1] != KEPT or previous[1] != KEPT:
+            continue
+        _, noun, noun_trail = split_edges(previous[0])
+        lead, value, _ = split_edges(current[0])
+        if lead or is_value_slot_wording(value):
+            continue
+        after_noun = (
+            (noun_trail == "" or (noun_trail == ":" and index >= 2))
+            and noun.lower() in VALUE_NOUNS
+            and not vocabulary.contains_pair(noun, value)
+        )
+        after_phrase = False
+        if index >= 2 and value.lower() not in VALUE_NOUNS and noun_trail == "" and pieces[index - 2][1] == KEPT:
+            _, verb, verb_trail = split_edges(pieces[index - 2][0])
+            after_phrase = verb_trail == "" and (verb.lower(), noun.lower()) in VALUE_PHRASES
+        name_goes_on = previous[3] and noun_trail == "" and vocabulary.is_name(value)
+        if after_noun or after_phrase or name_goes_on:
+            current[3] = True
+            any_hidden = True
+    start = 0
+    while start < len(pieces):
+        if not pieces[start][2]:
+            start += 1
+            continue
+        end = start
+        while (
+            end + 1 < len(pieces)
+            and pieces[end + 1][2]
+            and split_edges(pieces[end][0])[2] == ""
+            and split_edges(pieces[end + 1][0])[0] == ""
+        ):
+            end += 1
+        if end > start:
+            listed = all(
+                pieces[index][1] == KEPT
+                and pieces[index + 1][1] == KEPT
+                and not pieces[index][3]
+                and not pieces[index + 1][3]
+                and vocabulary.contains_pair(split_edges(pieces[index][0])[1], split_edges(pieces[index + 1][0])[1])
+                for index in range(start, end)
+            )
+            if not listed:
+                for piece in pieces[start : end + 1]:
+                    if piece[1] == KEPT and not piece[3]:
+                        piece[3] = True
+                        any_hidden = True
+        else:
+            piece = pieces[start]
+            core = split_edges(piece[0])[1]
+            stem = core[:-2] if core.endswith("'s") else core
+            if piece[1] == KEPT and not piece[3] and not _starts_clause(pieces, start) and vocabulary.is_name(stem):
+                piece[3] = True
+                any_hidden = True
+        start = end + 1
+    return any_hidden
+
+
+def rewrite_hidden(pieces):
+    """The pieces' texts with hidden words as the text placeholder, repeats
+    collapsed."""
+    out = []
+    for text, _, _, hidden in pieces:
+        if hidden:
+            lead, _, trail = split_edges(text)
+            text = lead + TEXT + trail
+        if text.startswith(OPEN_MARK) and out and out[-1] == text:
+            continue
+        out.append(text)
+    return out
 
 
 def template(message, vocabulary):
@@ -854,26 +1299,38 @@ def template(message, vocabulary):
     index = 0
     while index < len(tokens):
         token = tokens[index]
+        title = False
         if token is QUOTED:
-            piece = STR
+            piece, written = STR, OTHER
         else:
-            piece = scrub_letters_word(token, vocabulary)
-            if piece is None:
+            title = is_name_shaped(split_edges(token)[1], vocabulary)
+            scrubbed = scrub_letters_word(token, vocabulary)
+            if scrubbed is not None:
+                piece, written = scrubbed
+            else:
                 lead, core, trail = split_edges(token)
                 shape = Shape(core)
                 if starts_path(core, shape) and not core.startswith(OPEN_MARK):
-                    end = path_end(tokens, index)
-                    last = tokens[end]
-                    trail = "" if last is QUOTED else split_edges(last)[2]
-                    piece = path_lead(lead, core) + PATH + trail
-                    index = end
+                    piece, written = path_lead(lead, core)[-3:] + PATH, SEPARATED_PATH
                 else:
-                    piece = scrub_word(token, lead, core, trail, shape, vocabulary)
+                    piece, written = scrub_word(token, lead, core, trail, shape, vocabulary)
+                    if written == SEPARATED_PATH:
+                        piece = piece[: len(piece) - len(trail[:3])]
+                if written == SEPARATED_PATH:
+                    # A path runs to the end of its clause.
+                    end = path_end(tokens, index)
+                    if tokens[end] is not QUOTED:
+                        piece += split_edges(tokens[end])[2][:3]
+                    index = end
         index += 1
         # A run of one placeholder piece collapses into one.
-        if piece and not (piece.startswith(OPEN_MARK) and pieces and pieces[-1] == piece):
-            pieces.append(piece)
-    result, plain_words = finish(pieces)
+        if piece and not (piece.startswith(OPEN_MARK) and pieces and pieces[-1][0] == piece):
+            pieces.append([piece, written, title, False])
+    if hide_values_and_names(pieces, vocabulary):
+        texts = rewrite_hidden(pieces)
+    else:
+        texts = [piece[0] for piece in pieces]
+    result, plain_words = finish(texts)
     if plain_words < 2:
         return None
     # Built from safe pieces only; checked again, as the reference does, so

@@ -3,9 +3,16 @@
 //! Guarantees, for every input of any size and content:
 //! - the template is at most [`MAX_TEMPLATE_CHARS`] chars of ASCII letters,
 //!   [`SAFE_PUNCTUATION`] and the seven [`Placeholder`]s, and holds no digit;
-//! - every plain word is a word of the [`Vocabulary`] (its possessive or a
-//!   hyphenated compound of such words) or a known identifier: no path,
-//!   number, name or secret of the input survives;
+//! - every plain word is a word of the [`Vocabulary`] (its possessive, or a
+//!   compound or slash form the vocabulary lists whole) or a known
+//!   identifier: no path, number, name or secret of the input survives;
+//! - nor does one spelt in vocabulary words: the word after a noun that
+//!   names a value ([`VALUE_NOUNS`]) is the value, capitalised words in a
+//!   row are a name unless the vocabulary lists them as pairs, a listed
+//!   name alone inside a clause is one, a path with spaces runs through its
+//!   folder words (to the end of its clause, or of the window when the
+//!   window cuts it), a quote padded with spaces is a quote, a malformed
+//!   colour code swallows no text, and a run of marks is at most three;
 //! - every `‹…›` is one of the seven placeholders, never input passed through;
 //! - templating a template returns it unchanged;
 //! - the work is linear in the input: only the first non-empty line is read,
@@ -16,7 +23,8 @@
 //! in lean-ctx 3.12.0 (docs/upstream-faults.md, its lean-ctx section):
 //! placeholder-shaped input, contraction apostrophes pairing with quotes,
 //! long and cut quotes, `\r`/U+2028/U+2029 not ending the line, and
-//! truncation that cut inside a placeholder.
+//! truncation that cut inside a placeholder; and the leaks of secrets spelt
+//! in vocabulary words that the seed's vocabulary alone lets through.
 
 mod classify;
 pub mod contract;
@@ -27,7 +35,7 @@ use serde::{Deserialize, Serialize};
 
 pub use classify::{FailureKind, classify};
 pub use contract::{ContractViolation, check_contract, check_message};
-pub use scrub::{KNOWN_IDENTIFIERS, SAFE_PUNCTUATION};
+pub use scrub::{FUNCTION_WORDS, KNOWN_IDENTIFIERS, SAFE_PUNCTUATION, VALUE_NOUNS, VALUE_PHRASES};
 pub use vocabulary::{BUILTIN_VOCABULARY, MAX_WORD_LEN, Vocabulary, VocabularyError};
 
 /// Longest template that is reported.

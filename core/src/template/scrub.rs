@@ -161,25 +161,37 @@ fn is_blank(line: &str) -> bool {
     {
         return false;
     }
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\u{1b}' && chars.peek() == Some(&'[') {
-            skip_csi(&mut chars);
-        } else if !is_separator(c) && !is_invisible_format(c) {
+    let mut rest = line;
+    while let Some(c) = rest.chars().next() {
+        if let Some(after) = after_csi(rest) {
+            rest = after;
+            continue;
+        }
+        if !is_separator(c) && !is_invisible_format(c) {
             return false;
         }
+        rest = &rest[c.len_utf8()..];
     }
     true
 }
 
-/// Skips the rest of a CSI sequence whose `ESC` was just read: `[`, the
-/// parameters, and the final byte in `@`..=`~`.
-fn skip_csi(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
-    chars.next();
-    for code in chars.by_ref() {
-        if ('\u{40}'..='\u{7e}').contains(&code) {
-            break;
-        }
+/// The text after the colour code `text` starts with: `ESC [`, parameter
+/// bytes (`0`..=`?`) and one final byte (`@`..=`~`) or the end of the
+/// text, or `None` when `text` starts with no such sequence. A sequence of any other shape (a space, a
+/// quote, a letter of another script after `ESC [`) is not one: only its
+/// `ESC` goes, as a control character, so the printable text after it is
+/// read as text and never swallowed (`ESC [ "name"` keeps its quote).
+fn after_csi(text: &str) -> Option<&str> {
+    let rest = text.strip_prefix("\u{1b}[")?;
+    let parameters = rest
+        .bytes()
+        .take_while(|b| (0x30..=0x3f).contains(b))
+        .count();
+    match rest.as_bytes().get(parameters) {
+        Some(0x40..=0x7e) => Some(&rest[parameters + 1..]),
+        // Cut by the end of the text: nothing printable follows it.
+        None => Some(""),
+        Some(_) => None,
     }
 }
 
@@ -220,21 +232,29 @@ fn window(line: &str) -> &str {
     }
 }
 
-/// Removes ANSI CSI sequences (`ESC [ … final`), which colourful tools glue
-/// to their words; without this `\x1b[31merror` would read as a number.
+/// Removes ANSI colour codes (`ESC [ parameters final`), which colourful
+/// tools glue to their words; without this `\x1b[31merror` would read as a
+/// number.
 fn strip_ansi(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.contains('\u{1b}') {
         return std::borrow::Cow::Borrowed(text);
     }
     let mut clean = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\u{1b}' && chars.peek() == Some(&'[') {
-            skip_csi(&mut chars);
-        } else {
-            clean.push(c);
+    let mut rest = text;
+    while let Some(escape) = rest.find('\u{1b}') {
+        clean.push_str(&rest[..escape]);
+        rest = &rest[escape..];
+        match after_csi(rest) {
+            Some(after) => rest = after,
+            None => {
+                // A lone ESC is a control character, a separator: it is
+                // kept as one so that it glues no two words together.
+                clean.push('\u{1b}');
+                rest = &rest[1..];
+            }
         }
     }
+    clean.push_str(rest);
     std::borrow::Cow::Owned(clean)
 }
 
@@ -280,9 +300,10 @@ fn char_at(text: &str, at: usize) -> Option<(char, usize)> {
 
 /// Splits the window into words and quoted spans, in one pass.
 ///
-/// A `'` opens a quote only after a non-alphanumeric character and before a
-/// non-space one, and closes one only before a non-alphanumeric character:
-/// so the apostrophe of `can't` pairs with nothing, and `'it's here'` is one
+/// A `'` opens a quote only after a non-alphanumeric character (a space
+/// after it does not stop it: `' private-key '` is a quote padded with
+/// spaces), and closes one only before a non-alphanumeric character: so the
+/// apostrophe of `can't` pairs with nothing, and `'it's here'` is one
 /// quote. A quote left open runs to the end of the window: what follows an
 /// opening mark is the quoted data, however long.
 fn tokenize<'a>(window: &'a str, tokens: &mut Tokens<'a>) {
@@ -318,9 +339,7 @@ fn tokenize<'a>(window: &'a str, tokens: &mut Tokens<'a>) {
                 tokens.push(Token::Word(&window[start..at]));
             }
         } else if let Some(closers) = closers_of(c)
-            && (c != '\''
-                || (!after_alphanumeric(at)
-                    && char_at(window, at + len).is_some_and(|(next, _)| !next.is_whitespace())))
+            && (c != '\'' || (!after_alphanumeric(at) && at + len < window.len()))
         {
             if let Some(start) = word_start.take() {
                 tokens.push(Token::Word(&window[start..at]));
@@ -480,39 +499,36 @@ pub(crate) fn is_placeholder(core: &str) -> bool {
     core.starts_with('‹') && PLACEHOLDERS.contains(&core)
 }
 
-/// One of the seed's parameter names, or a `ctx_` tool name made of
-/// vocabulary words (`ctx_read`, `ctx_search`); `ctx_payroll_anna`
-/// is not, since the wildcard would otherwise carry any name.
+/// One of the seed's parameter names, or a `ctx_` tool name of one
+/// vocabulary word (`ctx_read`, `ctx_search`). `ctx_payroll_anna` is not,
+/// and neither is `ctx_private_key_data`: words joined by `_` spell any
+/// name or secret, as a hyphen compound does.
 pub(crate) fn is_known_identifier(core: &str, vocabulary: &Vocabulary) -> bool {
     if KNOWN_IDENTIFIERS.contains(&core) {
         return true;
     }
     core.strip_prefix("ctx_").is_some_and(|name| {
-        name.split('_').all(|part| {
-            !part.is_empty()
-                && part.bytes().all(|b| b.is_ascii_lowercase())
-                && vocabulary.contains(part)
-        })
+        !name.is_empty()
+            && name.bytes().all(|b| b.is_ascii_lowercase())
+            && vocabulary.contains(name)
     })
 }
 
-/// A plain word of the vocabulary: the word, its possessive (`file's`), or
-/// a hyphenated compound of words (`read-only`).
+/// A plain word of the vocabulary: a word or a listed compound
+/// (`read-only`), or its possessive (`file's`). A compound of listed words
+/// that is not listed itself is not one: `build-key-data` spells a name.
 pub(crate) fn is_own_word(word: &str, vocabulary: &Vocabulary) -> bool {
-    vocabulary.contains(word)
-        || word
-            .strip_suffix("'s")
-            .is_some_and(|stem| vocabulary.contains(stem))
-        || (word.contains('-')
-            && word
-                .split('-')
-                .all(|part| !part.is_empty() && vocabulary.contains(part)))
+    !word.contains([' ', '/'])
+        && (vocabulary.contains(word)
+            || word
+                .strip_suffix("'s")
+                .is_some_and(|stem| vocabulary.contains(stem)))
 }
 
-/// Words joined by `/` (`read/write`), each of the vocabulary.
+/// A listed slash form (`read/write`); any other slash-joined token is a
+/// path, a branch or a ref.
 pub(crate) fn is_own_slash_words(core: &str, vocabulary: &Vocabulary) -> bool {
-    core.split('/')
-        .all(|part| !part.is_empty() && is_own_word(part, vocabulary))
+    core.contains('/') && !core.contains(' ') && vocabulary.contains(core)
 }
 
 /// Unmistakably the start of a path: absolute (`/x`), home (`~`), relative
@@ -584,32 +600,62 @@ fn closes_clause(token: &str) -> bool {
 }
 
 /// A later part of a path with spaces in it: a file name, or any segment
-/// with a separator. Inside a path, `kilo/lima` is a folder, not wording, so
-/// the exemption `read/write` has on its own does not hold here.
+/// with a separator.
 fn continues_path(core: &str) -> bool {
     let shape = Shape::of(core);
     shape.separator || is_file_name(core, shape)
 }
 
-/// The index of the last token of the path that starts at `tokens[start]`:
-/// within its clause the path runs through spaces to its last segment or
-/// file name (`/Users/x/My Notes/med list.md is outside` ends at `list.md`).
+/// A word that a path with spaces cannot run through: a function word
+/// (`is`, `for`, `not`), a dash, or a word that opens a bracket
+/// (`(No such file`).
+fn stops_path(token: &str) -> bool {
+    let (lead, core, _) = split_edges(token);
+    matches!(token, "-" | "—" | "–")
+        || lead.contains(['(', '[', '{', '<'])
+        || is_function_word(core)
+}
+
+/// The index of the last token of the path that starts at `tokens[start]`.
+/// Within its clause the path runs through spaces to its last segment or
+/// file name (`/Users/x/My Notes/med list.md is outside` ends at `list.md`),
+/// and, unless that is a file name, on through the words after it up to a
+/// word that is wording
+/// ([`stops_path`]) or to the end of the clause: `./Team Notes/Private
+/// Data: not found` ends at `Data:`, and a path the window cut runs to the
+/// window's end. Which of those words are folders cannot be told (`Private
+/// Data` is both), so none is kept.
 ///
-/// Only punctuation that ends a clause (`: , ; . ! ? …`) ends the search: a
-/// bracket, a dash or a quote may be part of a name (`New folder (2)\x.txt`,
-/// `Song - Live/x.mp3`), and a later part of the path shows that it was.
+/// Only punctuation that ends a clause (`: , ; . ! ? …`) ends the search
+/// for the last segment: a bracket, a dash or a quote may be part of a name
+/// (`New folder (2)\x.txt`, `Song - Live/x.mp3`), and a later part of the
+/// path shows that it was.
 fn path_end(tokens: &[Token<'_>], start: usize) -> usize {
-    let mut end = start;
+    let closes = |index: usize| matches!(tokens[index], Token::Word(word) if closes_clause(word));
+    let mut last_segment = start;
     let mut probe = start;
-    while !matches!(tokens[probe], Token::Word(current) if closes_clause(current))
-        && probe + 1 < tokens.len()
-    {
+    while !closes(probe) && probe + 1 < tokens.len() {
         probe += 1;
         if let Token::Word(next) = tokens[probe]
             && continues_path(split_edges(next).1)
         {
-            end = probe;
+            last_segment = probe;
         }
+    }
+    // A path whose last segment is a file name is whole: the words after
+    // it are wording (`copy ./a.txt to ./b.txt failed`).
+    if let Token::Word(last) = tokens[last_segment] {
+        let core = split_edges(last).1;
+        if is_file_name(core, Shape::of(core)) {
+            return last_segment;
+        }
+    }
+    let mut end = last_segment;
+    while !closes(end) && end + 1 < tokens.len() {
+        if matches!(tokens[end + 1], Token::Word(next) if stops_path(next)) {
+            break;
+        }
+        end += 1;
     }
     end
 }
@@ -623,24 +669,67 @@ fn path_lead<'a>(lead: &'a str, core: &str) -> &'a str {
     }
 }
 
+/// What a piece of the output is, as far as the rules that read a word's
+/// neighbours care.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Written {
+    /// A vocabulary word, compound or slash form, copied from the input.
+    Kept,
+    /// A path placeholder for a token with a separator (`a/b`, `x\y`).
+    SeparatedPath,
+    /// Anything else: a placeholder, punctuation, an identifier, nothing.
+    Other,
+}
+
+/// At most three chars of leading punctuation, the ones next to the word:
+/// a longer run (`((((`) says nothing and could spell something.
+fn capped_lead(lead: &str) -> &str {
+    match lead.char_indices().rev().nth(2) {
+        Some((at, _)) => &lead[at..],
+        None => lead,
+    }
+}
+
+/// At most three chars of trailing punctuation, the ones next to the word.
+fn capped_trail(trail: &str) -> &str {
+    match trail.char_indices().nth(3) {
+        Some((at, _)) => &trail[..at],
+        None => trail,
+    }
+}
+
+/// A token of punctuation alone is kept when it is at most three chars of
+/// [`is_kept_punctuation`] (`-`, `->`, `(/)`, `...`): a longer run (`(-.-)`)
+/// is no wording and could spell something. An `_` is not kept there: it
+/// joins the words of an identifier, and alone among marks it draws a face
+/// (`-_-`), which no harvested message holds.
+fn is_kept_punctuation_token(token: &str) -> bool {
+    token.chars().count() <= 3 && token.chars().all(|c| c != '_' && is_kept_punctuation(c))
+}
+
 /// What one word becomes, appended to `piece`; nothing is written for a
-/// punctuation token that has no safe spelling (`=`, `|`, `&&`).
+/// punctuation token that has no safe spelling (`=`, `|`, `&&`) or is too
+/// long to be a mark (`(-.-)`).
 fn scrub_word(
     token: &str,
     (lead, core, trail): (&str, &str, &str),
     shape: Shape,
     vocabulary: &Vocabulary,
     piece: &mut String,
-) {
+) -> Written {
     if matches!(token, "—" | "–") {
         piece.push('-');
-        return;
+        return Written::Other;
     }
     if core.is_empty() {
-        piece.push_str(token);
-        return;
+        if is_kept_punctuation_token(token) {
+            piece.push_str(token);
+        }
+        return Written::Other;
     }
-    let mut lead = lead;
+    let mut lead = capped_lead(lead);
+    let trail = capped_trail(trail);
+    let mut written = Written::Other;
     let replaced: &str = if is_placeholder(core) {
         core
     } else if !shape.ascii {
@@ -648,11 +737,12 @@ fn scrub_word(
     } else if !shape.alphanumeric {
         if starts_path(core, shape) {
             lead = path_lead(lead, core);
+            written = Written::SeparatedPath;
             Placeholder::Path.as_str()
-        } else if core.chars().all(is_kept_punctuation) {
+        } else if is_kept_punctuation_token(token) {
             core
         } else {
-            return;
+            return Written::Other;
         }
     } else if is_url(core, shape) {
         Placeholder::Url.as_str()
@@ -668,6 +758,9 @@ fn scrub_word(
         // A dot glued to the front of a word is a dotfile (`.env`), not
         // sentence punctuation.
         lead = path_lead(lead, core).trim_end_matches('.');
+        if shape.separator {
+            written = Written::SeparatedPath;
+        }
         Placeholder::Path.as_str()
     } else if shape.digit {
         Placeholder::Number.as_str()
@@ -675,13 +768,16 @@ fn scrub_word(
         Placeholder::Sym.as_str()
     } else if shape.word_chars_only {
         if is_own_word(core, vocabulary) {
+            written = Written::Kept;
             core
         } else {
             Placeholder::Text.as_str()
         }
     } else if shape.separator && !shape.backslash && is_own_slash_words(core, vocabulary) {
+        written = Written::Kept;
         core
     } else if shape.separator {
+        written = Written::SeparatedPath;
         Placeholder::Path.as_str()
     } else {
         Placeholder::Sym.as_str()
@@ -689,15 +785,16 @@ fn scrub_word(
     piece.push_str(lead);
     piece.push_str(replaced);
     piece.push_str(trail);
+    written
 }
 
 /// The common word, ASCII letters with nothing or closing punctuation
 /// after them (`file`, `error:`), scrubbed without the general rules, which
 /// would come to the same answer: no such word starts a path, names a URL,
 /// an address or a number, so it is an identifier (inner capital, or over
-/// 24 letters), a vocabulary word, or text. Returns `false`, having written
+/// 24 letters), a vocabulary word, or text. Returns `None`, having written
 /// nothing, for any other word.
-fn scrub_letters_word(word: &str, vocabulary: &Vocabulary, piece: &mut String) -> bool {
+fn scrub_letters_word(word: &str, vocabulary: &Vocabulary, piece: &mut String) -> Option<Written> {
     let bytes = word.as_bytes();
     let (mut letters, mut inner_upper, mut lower) = (0, false, false);
     for &b in bytes {
@@ -710,28 +807,247 @@ fn scrub_letters_word(word: &str, vocabulary: &Vocabulary, piece: &mut String) -
     }
     let trail = &bytes[letters..];
     if letters == 0 || !trail.iter().all(|&b| EDGE_BYTE[usize::from(b)]) {
-        return false;
+        return None;
     }
     let core = &word[..letters];
+    let mut written = Written::Other;
     if letters > 24 || (inner_upper && lower) {
         piece.push_str(Placeholder::Sym.as_str());
     } else if vocabulary.contains(core) {
+        written = Written::Kept;
         piece.push_str(core);
     } else {
         piece.push_str(Placeholder::Text.as_str());
     }
-    piece.push_str(&word[letters..]);
-    true
+    piece.push_str(capped_trail(&word[letters..]));
+    Some(written)
+}
+
+/// Nouns that name a value: the word right after one is the value (a user,
+/// host, branch or key name), hidden even when it is a vocabulary word,
+/// unless the two are a listed pair of the harvested wording (`host key`,
+/// `remote end`). `named` and `called` introduce a value the same way.
+pub const VALUE_NOUNS: &[&str] = &[
+    "account",
+    "accounts",
+    "alias",
+    "app",
+    "branch",
+    "branches",
+    "bucket",
+    "buckets",
+    "called",
+    "channel",
+    "cluster",
+    "collection",
+    "column",
+    "container",
+    "containers",
+    "crate",
+    "crates",
+    "database",
+    "databases",
+    "db",
+    "device",
+    "devices",
+    "domain",
+    "group",
+    "groups",
+    "host",
+    "hostname",
+    "hosts",
+    "image",
+    "images",
+    "instance",
+    "key",
+    "keys",
+    "label",
+    "member",
+    "module",
+    "modules",
+    "named",
+    "namespace",
+    "node",
+    "nodes",
+    "org",
+    "organization",
+    "owner",
+    "package",
+    "packages",
+    "passphrase",
+    "password",
+    "peer",
+    "pod",
+    "pods",
+    "principal",
+    "profile",
+    "project",
+    "projects",
+    "queue",
+    "realm",
+    "ref",
+    "region",
+    "remote",
+    "remotes",
+    "repo",
+    "repos",
+    "repository",
+    "role",
+    "schema",
+    "secret",
+    "secrets",
+    "server",
+    "servers",
+    "service",
+    "services",
+    "site",
+    "table",
+    "tables",
+    "tag",
+    "tags",
+    "team",
+    "tenant",
+    "tenants",
+    "token",
+    "tokens",
+    "topic",
+    "user",
+    "username",
+    "users",
+    "volume",
+    "volumes",
+    "workspace",
+    "zone",
+];
+
+/// The closed class of English function words (articles, auxiliaries,
+/// prepositions, conjunctions, pronouns, a few adverbs): wording, never a
+/// value after a value noun (`user is`, `branch already exists`), never a
+/// folder of a path (`./a b is missing` ends before `is`), and, capitalised,
+/// no part of a name (`File Not Found`) unless it is a listed name too
+/// (`Will`).
+pub const FUNCTION_WORDS: &[&str] = &[
+    "a", "about", "above", "after", "again", "against", "all", "already", "also", "am", "an",
+    "and", "another", "any", "are", "aren't", "as", "at", "be", "because", "been", "before",
+    "being", "below", "between", "both", "but", "by", "can", "can't", "cannot", "could",
+    "couldn't", "did", "didn't", "do", "does", "doesn't", "don't", "down", "during", "each",
+    "either", "every", "for", "from", "had", "hadn't", "has", "hasn't", "have", "haven't", "here",
+    "if", "in", "instead", "into", "is", "isn't", "it", "its", "may", "might", "more", "most",
+    "must", "neither", "no", "nor", "not", "now", "of", "off", "on", "once", "only", "onto", "or",
+    "other", "out", "over", "per", "same", "shall", "should", "since", "so", "some", "still",
+    "such", "than", "that", "the", "then", "there", "these", "this", "those", "through", "to",
+    "too", "under", "unless", "until", "up", "very", "via", "was", "wasn't", "were", "weren't",
+    "when", "where", "which", "while", "who", "will", "with", "within", "without", "won't",
+    "would", "yet",
+];
+
+/// Whether `word` is a function word, spelt in lowercase: `Will` may be a
+/// name, `will` is wording.
+fn is_function_word(word: &str) -> bool {
+    static SET: std::sync::OnceLock<rustc_hash::FxHashSet<u128>> = std::sync::OnceLock::new();
+    let set = SET.get_or_init(|| {
+        FUNCTION_WORDS
+            .iter()
+            .filter_map(|w| pack16(w, false))
+            .collect()
+    });
+    pack16(word, false).is_some_and(|packed| set.contains(&packed))
+}
+
+/// `word` (at most 16 bytes, ASCII-lowercased when asked) as one integer:
+/// the lists the neighbour rules look words up in are asked for nearly
+/// every word, and a hash of one integer is the cheapest lookup.
+fn pack16(word: &str, lowercase: bool) -> Option<u128> {
+    let bytes = word.as_bytes();
+    if bytes.len() > 16 {
+        return None;
+    }
+    let mut buffer = [0u8; 16];
+    buffer[..bytes.len()].copy_from_slice(bytes);
+    if lowercase {
+        buffer.make_ascii_lowercase();
+    }
+    Some(u128::from_le_bytes(buffer))
+}
+
+/// Wording, not a value, after a value noun: a function word, or a
+/// participle (`key expired`, `remote rejected`, `service starting`).
+fn is_value_slot_wording(word: &str) -> bool {
+    is_function_word(word)
+        || (word.len() >= 5
+            && word.bytes().all(|b| b.is_ascii_lowercase())
+            && (word.ends_with("ed") || word.ends_with("ing")))
+}
+
+/// A verb and a function word after which the next word is a value, the
+/// host of `connect to backend` or the user of `logged in as operator`.
+pub const VALUE_PHRASES: &[(&str, &str)] = &[
+    ("connect", "to"),
+    ("connected", "to"),
+    ("connecting", "to"),
+    ("connection", "to"),
+    ("in", "as"),
+    ("owned", "by"),
+    ("run", "as"),
+    ("running", "as"),
+];
+
+fn is_value_phrase(verb: &str, function_word: &str) -> bool {
+    VALUE_PHRASES
+        .iter()
+        .any(|(v, f)| verb.eq_ignore_ascii_case(v) && function_word.eq_ignore_ascii_case(f))
+}
+
+fn is_value_noun(word: &str) -> bool {
+    static SET: std::sync::OnceLock<rustc_hash::FxHashSet<u128>> = std::sync::OnceLock::new();
+    let set = SET.get_or_init(|| VALUE_NOUNS.iter().filter_map(|w| pack16(w, true)).collect());
+    pack16(word, true).is_some_and(|packed| set.contains(&packed))
+}
+
+/// A word spelt like a name: a capital, then lowercase letters
+/// (`Max`, `Max's`).
+fn is_title_case(core: &str) -> bool {
+    let stem = core.strip_suffix("'s").unwrap_or(core).as_bytes();
+    stem.len() >= 2 && stem[0].is_ascii_uppercase() && stem[1..].iter().all(u8::is_ascii_lowercase)
+}
+
+/// Capitalised like a name and not a function word, unless the function
+/// word is a listed name too (`Will`, `May`): `File Not Found` is a
+/// headline, `Will Page` a name.
+fn is_name_shaped(core: &str, vocabulary: &Vocabulary) -> bool {
+    if !is_title_case(core) {
+        return false;
+    }
+    let stem = core.strip_suffix("'s").unwrap_or(core);
+    let mut lower = [0u8; 8];
+    let function_word = stem.len() <= lower.len() && {
+        let lower = &mut lower[..stem.len()];
+        lower.copy_from_slice(stem.as_bytes());
+        lower.make_ascii_lowercase();
+        std::str::from_utf8(lower).is_ok_and(is_function_word)
+    };
+    !function_word || vocabulary.is_name(stem)
+}
+
+/// One piece of the output, as the rules that read a word's neighbours see
+/// it.
+#[derive(Debug, Clone, Copy)]
+struct Piece {
+    start: usize,
+    end: usize,
+    written: Written,
+    /// The input token was spelt like a name, whatever it became.
+    title: bool,
+    /// A rule found the kept word to be a name or a value: it is written
+    /// as the text placeholder.
+    hidden: bool,
 }
 
 /// The output, written piece by piece straight into one string; pieces hold
 /// no space, so the spaces between them are the only places to cut.
 struct Assembly {
     out: String,
-    /// Byte range of the last piece kept, to collapse repeats.
-    last: Option<(usize, usize)>,
-    /// Plain words among the pieces kept, counted as they are kept.
-    plain_words: usize,
+    pieces: SmallVec<[Piece; 32]>,
 }
 
 /// Where a piece being written starts, and where to roll back to.
@@ -753,34 +1069,205 @@ impl Assembly {
         }
     }
 
-    fn close_piece(&mut self, mark: PieceMark) {
+    fn close_piece(&mut self, mark: PieceMark, written: Written, title: bool) {
         let piece = &self.out[mark.start..];
         // A run of one placeholder says no more than one of it, and its
         // length would count the words of a name.
         let repeated = piece.starts_with('‹')
             && self
-                .last
-                .is_some_and(|(start, end)| &self.out[start..end] == piece);
+                .pieces
+                .last()
+                .is_some_and(|last| &self.out[last.start..last.end] == piece);
         if piece.is_empty() || repeated {
             self.out.truncate(mark.before_space);
         } else {
-            self.plain_words += usize::from(is_plain_word(piece));
-            self.last = Some((mark.start, self.out.len()));
+            self.pieces.push(Piece {
+                start: mark.start,
+                end: self.out.len(),
+                written,
+                title,
+                hidden: false,
+            });
         }
+    }
+
+    fn text(&self, index: usize) -> &str {
+        let piece = self.pieces[index];
+        &self.out[piece.start..piece.end]
+    }
+
+    /// Whether the piece at `index` starts a sentence or clause: the first
+    /// piece, one after a piece that ends a clause or a bracket, after a
+    /// dash, or one that opens a bracket.
+    fn starts_clause(&self, index: usize) -> bool {
+        index == 0
+            || self
+                .text(index - 1)
+                .ends_with([':', ';', '.', '!', '?', '…', ']', ')', '>'])
+            || self.text(index - 1) == "-"
+            || self.text(index).starts_with(['(', '[', '{', '<'])
+    }
+
+    /// Hides the kept words that are a value or a name by where they stand:
+    /// - after a noun that names a value ([`VALUE_NOUNS`]), the word is the
+    ///   value, unless the two are a listed pair;
+    /// - two or more capitalised words in a row are a name, unless each two
+    ///   side by side are a listed pair;
+    /// - a capitalised word alone inside a clause that is a listed name is
+    ///   one.
+    ///
+    /// Every rule reads the pieces of the output only, which templating the
+    /// template gives again, so the template stays a fixed point.
+    fn hide_values_and_names(&mut self, vocabulary: &Vocabulary) -> bool {
+        let mut any = false;
+        for index in 1..self.pieces.len() {
+            let (previous, current) = (self.pieces[index - 1], self.pieces[index]);
+            if current.written != Written::Kept || previous.written != Written::Kept {
+                continue;
+            }
+            let (_, noun, noun_trail) = split_edges(self.text(index - 1));
+            // Most words follow no value noun, no phrase (whose function
+            // words have two letters) and no hidden value: they are passed
+            // over before anything else is looked up.
+            let noun_names_value = is_value_noun(noun);
+            if !(noun_names_value || previous.hidden || (index >= 2 && noun.len() == 2)) {
+                continue;
+            }
+            let (lead, value, _) = split_edges(self.text(index));
+            if !lead.is_empty() || is_value_slot_wording(value) {
+                continue;
+            }
+            let after_noun = (noun_trail.is_empty() || (noun_trail == ":" && index >= 2))
+                && noun_names_value
+                && !vocabulary.contains_pair(noun, value);
+            // `connect to backend`, `logged in as operator`: a verb and a
+            // function word that introduce a value, unless the word after
+            // them is a value noun itself (`connect to host X`, `connect to
+            // server`), which names what the value is.
+            let after_phrase = index >= 2
+                && !is_value_noun(value)
+                && noun_trail.is_empty()
+                && self.pieces[index - 2].written == Written::Kept
+                && split_edges(self.text(index - 2)).2.is_empty()
+                && is_value_phrase(split_edges(self.text(index - 2)).1, noun);
+            // A listed name right after a hidden value goes on with it
+            // (`user max power`).
+            let name_goes_on =
+                previous.hidden && noun_trail.is_empty() && vocabulary.is_name(value);
+            if after_noun || after_phrase || name_goes_on {
+                self.pieces[index].hidden = true;
+                any = true;
+            }
+        }
+        let mut start = 0;
+        while start < self.pieces.len() {
+            if !self.pieces[start].title {
+                start += 1;
+                continue;
+            }
+            let mut end = start;
+            while end + 1 < self.pieces.len()
+                && self.pieces[end + 1].title
+                && split_edges(self.text(end)).2.is_empty()
+                && split_edges(self.text(end + 1)).0.is_empty()
+            {
+                end += 1;
+            }
+            if end > start {
+                let listed = (start..end).all(|index| {
+                    let (first, second) = (self.pieces[index], self.pieces[index + 1]);
+                    first.written == Written::Kept
+                        && second.written == Written::Kept
+                        && !first.hidden
+                        && !second.hidden
+                        && vocabulary.contains_pair(
+                            split_edges(self.text(index)).1,
+                            split_edges(self.text(index + 1)).1,
+                        )
+                });
+                if !listed {
+                    for piece in &mut self.pieces[start..=end] {
+                        if piece.written == Written::Kept && !piece.hidden {
+                            piece.hidden = true;
+                            any = true;
+                        }
+                    }
+                }
+            } else {
+                let piece = self.pieces[start];
+                let core = split_edges(self.text(start)).1;
+                let stem = core.strip_suffix("'s").unwrap_or(core);
+                if piece.written == Written::Kept
+                    && !piece.hidden
+                    && !self.starts_clause(start)
+                    && vocabulary.is_name(stem)
+                {
+                    self.pieces[start].hidden = true;
+                    any = true;
+                }
+            }
+            start = end + 1;
+        }
+        any
+    }
+
+    /// The output again with every hidden word as the text placeholder,
+    /// and the repeats that makes collapsed.
+    fn rewrite_hidden(&mut self) {
+        let mut out = String::with_capacity(self.out.len() + 16);
+        let mut pieces: SmallVec<[Piece; 32]> = SmallVec::new();
+        for piece in &self.pieces {
+            let text = &self.out[piece.start..piece.end];
+            let start = out.len() + usize::from(!out.is_empty());
+            let mut written = String::new();
+            let text = if piece.hidden {
+                let (lead, _, trail) = split_edges(text);
+                written.push_str(lead);
+                written.push_str(Placeholder::Text.as_str());
+                written.push_str(trail);
+                written.as_str()
+            } else {
+                text
+            };
+            let repeated = text.starts_with('‹')
+                && pieces
+                    .last()
+                    .is_some_and(|last| &out[last.start..last.end] == text);
+            if repeated {
+                continue;
+            }
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(text);
+            pieces.push(Piece {
+                start,
+                end: out.len(),
+                hidden: false,
+                ..*piece
+            });
+        }
+        self.out = out;
+        self.pieces = pieces;
     }
 
     /// Cuts at the last space that leaves room for `…` within the cap, and
     /// says how many plain words are left.
-    fn finish(self) -> (String, usize) {
+    fn finish(&mut self) -> (String, usize) {
         if self.out.len() <= MAX_TEMPLATE_CHARS || self.out.chars().count() <= MAX_TEMPLATE_CHARS {
-            return (self.out, self.plain_words);
+            let plain_words = self
+                .pieces
+                .iter()
+                .filter(|piece| is_plain_word(&self.out[piece.start..piece.end]))
+                .count();
+            return (std::mem::take(&mut self.out), plain_words);
         }
         let cut = self.cut();
         let plain_words = cut.split(' ').filter(|word| is_plain_word(word)).count();
         (cut, plain_words)
     }
 
-    fn cut(mut self) -> String {
+    fn cut(&mut self) -> String {
         let mut cut = 0;
         for (chars_before, (at, c)) in self.out.char_indices().enumerate() {
             if chars_before >= MAX_TEMPLATE_CHARS {
@@ -799,11 +1286,27 @@ impl Assembly {
             let previous = before.rsplit(' ').next().unwrap_or(before);
             if last.starts_with('‹') && previous.strip_suffix('…') == Some(last) {
                 self.out.truncate(space);
-                return self.out;
+                return std::mem::take(&mut self.out);
             }
         }
+        // With `…` the cut piece's trailing marks must still be at most
+        // three, as templating the template again would cap them.
+        // A piece of marks alone is at most three chars with it.
+        let last_piece = self.out.rsplit(' ').next().unwrap_or_default();
+        let marks = if last_piece.chars().any(|c| c.is_alphanumeric() || c == '‹') {
+            self.out
+                .chars()
+                .rev()
+                .take_while(|c| EDGE.contains(c))
+                .count()
+        } else {
+            last_piece.chars().count()
+        };
+        for _ in 2..marks {
+            self.out.pop();
+        }
         self.out.push('…');
-        self.out
+        std::mem::take(&mut self.out)
     }
 }
 
@@ -834,36 +1337,57 @@ pub(crate) fn template(message: &str, vocabulary: &Vocabulary) -> Option<String>
         // A one-letter word can become a nine-byte placeholder: room for
         // that growth avoids reallocating while most templates are built.
         out: String::with_capacity((3 * window.len() + 16).min(1024)),
-        last: None,
-        plain_words: 0,
+        pieces: SmallVec::new(),
     };
     let mut index = 0;
     while index < tokens.len() {
         let mark = assembly.open_piece();
         let out = &mut assembly.out;
-        match tokens[index] {
-            Token::Quoted => out.push_str(Placeholder::Str.as_str()),
-            Token::Word(word) if scrub_letters_word(word, vocabulary, out) => {}
+        let (written, title) = match tokens[index] {
+            Token::Quoted => {
+                out.push_str(Placeholder::Str.as_str());
+                (Written::Other, false)
+            }
             Token::Word(word) => {
-                let (lead, core, trail) = split_edges(word);
-                let shape = Shape::of(core);
-                if starts_path(core, shape) && !core.starts_with('‹') {
-                    let end = path_end(&tokens, index);
-                    let trail = match tokens[end] {
-                        Token::Word(last) => split_edges(last).2,
-                        Token::Quoted => "",
-                    };
-                    out.push_str(path_lead(lead, core));
-                    out.push_str(Placeholder::Path.as_str());
-                    out.push_str(trail);
-                    index = end;
+                // Most words start with a lowercase letter after their
+                // leading marks, and are no name: one byte tells.
+                let first = word.bytes().find(|&b| !EDGE_BYTE[usize::from(b)]);
+                let title = first.is_some_and(|b| b.is_ascii_uppercase() || b == 0xE2)
+                    && is_name_shaped(split_edges(word).1, vocabulary);
+                if let Some(written) = scrub_letters_word(word, vocabulary, out) {
+                    (written, title)
                 } else {
-                    scrub_word(word, (lead, core, trail), shape, vocabulary, out);
+                    let (lead, core, trail) = split_edges(word);
+                    let shape = Shape::of(core);
+                    let written = if starts_path(core, shape) && !core.starts_with('‹') {
+                        out.push_str(capped_lead(path_lead(lead, core)));
+                        out.push_str(Placeholder::Path.as_str());
+                        Written::SeparatedPath
+                    } else {
+                        let written = scrub_word(word, (lead, core, trail), shape, vocabulary, out);
+                        if written == Written::SeparatedPath {
+                            out.truncate(out.len() - capped_trail(trail).len());
+                        }
+                        written
+                    };
+                    if written == Written::SeparatedPath {
+                        // A path runs to the end of its clause: the words
+                        // after it may be its folders, spaces and all.
+                        let end = path_end(&tokens, index);
+                        if let Token::Word(last) = tokens[end] {
+                            out.push_str(capped_trail(split_edges(last).2));
+                        }
+                        index = end;
+                    }
+                    (written, title)
                 }
             }
-        }
+        };
         index += 1;
-        assembly.close_piece(mark);
+        assembly.close_piece(mark, written, title);
+    }
+    if assembly.hide_values_and_names(vocabulary) {
+        assembly.rewrite_hidden();
     }
     let (template, plain_words) = assembly.finish();
     if plain_words < 2 {
@@ -966,6 +1490,28 @@ mod tests {
             assert_eq!(is_safe_char(c), published, "{c:?}");
             assert_eq!(is_safe_template(&c.to_string()), published, "{c:?}");
         }
+    }
+
+    #[test]
+    fn value_nouns_and_phrases_are_vocabulary_words() {
+        // A rule that reads a kept word's neighbours sees only kept words:
+        // a noun or phrase word outside the shipped list would never fire.
+        let vocabulary = Vocabulary::builtin();
+        for word in VALUE_NOUNS
+            .iter()
+            .chain(VALUE_PHRASES.iter().flat_map(|(verb, word)| [verb, word]))
+        {
+            assert!(vocabulary.contains(word), "{word} is not a vocabulary word");
+        }
+        // The lookups pack a word into 16 bytes, and the phrase rule looks
+        // only behind two-letter function words.
+        assert!(
+            VALUE_NOUNS
+                .iter()
+                .chain(FUNCTION_WORDS)
+                .all(|word| word.len() <= 16)
+        );
+        assert!(VALUE_PHRASES.iter().all(|(_, word)| word.len() == 2));
     }
 
     #[test]

@@ -4,6 +4,19 @@
 //! from the wording of real tool errors), a caller can load its own, and the
 //! conformance vectors name the exact file they were written against so a
 //! port in another language loads the same list.
+//!
+//! A line is one of five kinds, told apart by its spelling:
+//! - a word, `file` or `can't`: a plain word a template may keep;
+//! - a compound, `read-only`: words joined by `-`, kept only as listed
+//!   (the parts alone do not make a compound a word, or any name spelt in
+//!   words, `build-key-data`, would pass);
+//! - a slash form, `read/write`: words joined by `/`, kept only as listed
+//!   (any other slash-joined token is a path, a branch or a ref);
+//! - a pair, `not found`: two words that may stand side by side where a
+//!   rule would otherwise hide them (two capitalised words in a row, or a
+//!   word after a noun that names a value), found in the harvested wording;
+//! - a name, `Max`: a word that is also a common given name or surname, so
+//!   that capitalised inside a sentence it is a name, not wording.
 
 use rustc_hash::FxHashSet;
 use thiserror::Error;
@@ -19,9 +32,20 @@ pub const MAX_WORD_LEN: usize = 24;
 pub enum VocabularyError {
     #[error(
         "vocabulary line {line}: {word:?} is not a lowercase ASCII word \
-         (letters a-z, with at most one apostrophe between letters, as in \"can't\")"
+         (letters a-z, with at most one apostrophe between letters, as in \"can't\"), \
+         a compound (\"read-only\"), a slash form (\"read/write\"), a pair of words \
+         (\"not found\") or a capitalised name (\"Max\")"
     )]
     InvalidWord { line: usize, word: String },
+    #[error(
+        "vocabulary line {line}: the pair {pair:?} holds {word:?}, which is not a word of the list \
+         (a pair lets two listed words stand side by side; it cannot add a word)"
+    )]
+    PairOfUnlistedWord {
+        line: usize,
+        pair: String,
+        word: String,
+    },
     #[error(
         "vocabulary line {line}: {word:?} is longer than {MAX_WORD_LEN} characters; \
          a token that long is always treated as an identifier"
@@ -40,10 +64,16 @@ pub enum VocabularyError {
     Empty,
 }
 
-/// A sorted list of lowercase words; lookups ignore ASCII case.
+/// A sorted list of lowercase words, compounds, slash forms and pairs, and
+/// of the names among the words; lookups ignore ASCII case.
 #[derive(Debug, Clone)]
 pub struct Vocabulary {
+    /// Every line, in file order: what [`Vocabulary::words`] gives back, so
+    /// a list sent to a port is the list read.
     words: Vec<Box<str>>,
+    /// The names (lines `Max`), lowercased, as packed integers.
+    names: FxHashSet<u64>,
+    long_names: FxHashSet<PackedWord>,
     /// The same words for lookup, each packed into three machine words
     /// (a word is at most 24 bytes): a lookup runs for every word of every
     /// message, and hashing and comparing three integers beats both a
@@ -76,18 +106,21 @@ impl Vocabulary {
     /// a trailing `\r` (a file saved with CRLF endings) is not part of a word.
     pub fn parse(text: &str) -> Result<Vocabulary, VocabularyError> {
         let mut words: Vec<Box<str>> = Vec::new();
+        let mut kinds: Vec<LineKind> = Vec::new();
+        let mut lines: Vec<usize> = Vec::new();
         for (index, raw) in text.split('\n').enumerate() {
             let line = index + 1;
             let word = raw.strip_suffix('\r').unwrap_or(raw);
             if word.is_empty() || word.starts_with('#') {
                 continue;
             }
-            if !is_valid_word(word) {
+            let Some(kind) = line_kind(word) else {
                 return Err(VocabularyError::InvalidWord {
                     line,
                     word: word.to_string(),
                 });
-            }
+            };
+            kinds.push(kind);
             if word.len() > MAX_WORD_LEN {
                 return Err(VocabularyError::WordTooLong {
                     line,
@@ -104,28 +137,55 @@ impl Vocabulary {
                 });
             }
             words.push(word.into());
+            lines.push(line);
         }
         if words.is_empty() {
             return Err(VocabularyError::Empty);
         }
-        let index = words
-            .iter()
-            .filter(|word| word.len() > 8)
-            .filter_map(|word| pack(word.as_bytes()))
-            .collect();
-        let short_index = words
-            .iter()
-            .filter_map(|word| pack_short(word.as_bytes()))
-            .collect();
-        Ok(Vocabulary {
+        let (mut index, mut short_index) = (FxHashSet::default(), FxHashSet::default());
+        let (mut names, mut long_names) = (FxHashSet::default(), FxHashSet::default());
+        for (word, kind) in words.iter().zip(&kinds) {
+            let (short, long) = match kind {
+                LineKind::Name => (&mut names, &mut long_names),
+                _ => (&mut short_index, &mut index),
+            };
+            match pack_short(word.as_bytes()) {
+                Some(packed) => {
+                    short.insert(packed);
+                }
+                None => {
+                    long.extend(pack(word.as_bytes()));
+                }
+            }
+        }
+        let vocabulary = Vocabulary {
             words,
+            names,
+            long_names,
             index,
             short_index,
-        })
+        };
+        // A pair only lets listed words stand together: each of its two
+        // words must be a word of the list.
+        for ((pair, kind), line) in vocabulary.words.iter().zip(&kinds).zip(&lines) {
+            if *kind != LineKind::Pair {
+                continue;
+            }
+            if let Some(word) = pair.split(' ').find(|word| !vocabulary.contains(word)) {
+                return Err(VocabularyError::PairOfUnlistedWord {
+                    line: *line,
+                    pair: pair.to_string(),
+                    word: word.to_string(),
+                });
+            }
+        }
+        Ok(vocabulary)
     }
 
     /// Builds a vocabulary from words in any order and case; words are
-    /// lowercased, sorted and deduplicated, and each must still be a word.
+    /// lowercased, sorted and deduplicated, and each must still be a line
+    /// of the file format (so a name line, `Max`, comes only from
+    /// [`Vocabulary::parse`]).
     pub fn from_words<I, S>(words: I) -> Result<Vocabulary, VocabularyError>
     where
         I: IntoIterator<Item = S>,
@@ -140,7 +200,8 @@ impl Vocabulary {
         Vocabulary::parse(&list.join("\n"))
     }
 
-    /// The words, in sorted order.
+    /// Every line of the list (words, compounds, slash forms, pairs and
+    /// names), in sorted order.
     pub fn words(&self) -> impl Iterator<Item = &str> {
         self.words.iter().map(|word| &**word)
     }
@@ -153,7 +214,45 @@ impl Vocabulary {
         self.words.is_empty()
     }
 
-    /// Whether `word` is in the list, ignoring ASCII case.
+    /// The plain words of the list: no compound, slash form, pair or name.
+    pub fn plain_words(&self) -> impl Iterator<Item = &str> {
+        self.words()
+            .filter(|word| line_kind(word) == Some(LineKind::Word))
+    }
+
+    /// The names of the list (`Max`): words that, capitalised inside a
+    /// sentence, are a person's name.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.words()
+            .filter(|word| line_kind(word) == Some(LineKind::Name))
+    }
+
+    /// Whether `word` (a word, in any case) is listed as a name.
+    pub fn is_name(&self, word: &str) -> bool {
+        if word.is_empty() || word.len() > MAX_WORD_LEN {
+            return false;
+        }
+        match pack_short(word.as_bytes()) {
+            Some(short) => self.names.contains(&short),
+            None => pack(word.as_bytes()).is_some_and(|packed| self.long_names.contains(&packed)),
+        }
+    }
+
+    /// Whether the two words `first second` are listed as a pair.
+    pub fn contains_pair(&self, first: &str, second: &str) -> bool {
+        let length = first.len() + 1 + second.len();
+        if first.is_empty() || second.is_empty() || length > MAX_WORD_LEN {
+            return false;
+        }
+        let mut buffer = [0u8; MAX_WORD_LEN];
+        buffer[..first.len()].copy_from_slice(first.as_bytes());
+        buffer[first.len()] = b' ';
+        buffer[first.len() + 1..length].copy_from_slice(second.as_bytes());
+        std::str::from_utf8(&buffer[..length]).is_ok_and(|pair| self.contains(pair))
+    }
+
+    /// Whether `word` is in the list as a word, compound, slash form or
+    /// pair, ignoring ASCII case (names are looked up by [`Self::is_name`]).
     pub fn contains(&self, word: &str) -> bool {
         if word.is_empty() || word.len() > MAX_WORD_LEN {
             return false;
@@ -195,6 +294,52 @@ fn pack_short(word: &[u8]) -> Option<u64> {
     bytes[..word.len()].copy_from_slice(word);
     bytes.make_ascii_lowercase();
     Some(u64::from_le_bytes(bytes))
+}
+
+/// The five kinds of vocabulary line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LineKind {
+    Word,
+    Compound,
+    SlashForm,
+    Pair,
+    Name,
+}
+
+/// What kind of line `line` is, or `None` when it is none of them.
+fn line_kind(line: &str) -> Option<LineKind> {
+    if is_valid_word(line) {
+        return Some(LineKind::Word);
+    }
+    let all_words = |separator: char| {
+        let mut parts = 0;
+        line.split(separator)
+            .all(|part| {
+                parts += 1;
+                is_valid_word(part)
+            })
+            .then_some(parts)
+    };
+    if line.contains('-') {
+        return all_words('-')
+            .filter(|&parts| parts >= 2)
+            .map(|_| LineKind::Compound);
+    }
+    if line.contains('/') {
+        return all_words('/')
+            .filter(|&parts| parts >= 2)
+            .map(|_| LineKind::SlashForm);
+    }
+    if line.contains(' ') {
+        return all_words(' ')
+            .filter(|&parts| parts == 2)
+            .map(|_| LineKind::Pair);
+    }
+    let mut bytes = line.bytes();
+    (bytes.next().is_some_and(|b| b.is_ascii_uppercase())
+        && line.len() >= 2
+        && bytes.all(|b| b.is_ascii_lowercase()))
+    .then_some(LineKind::Name)
 }
 
 /// `[a-z]+('[a-z]+)?`: letters, optionally one apostrophe between letters.
@@ -250,7 +395,9 @@ mod tests {
 
     #[test]
     fn word_with_digit_or_capital_is_rejected() {
-        for bad in ["utf8", "File", "re-read", "'tis", "don't'", "x y"] {
+        for bad in [
+            "utf8", "FIle", "re--read", "'tis", "don't'", "x  y", "a b c", "-x", "x/",
+        ] {
             assert!(
                 matches!(
                     Vocabulary::parse(bad),
@@ -259,6 +406,35 @@ mod tests {
                 "{bad} was accepted"
             );
         }
+    }
+
+    #[test]
+    fn line_kinds_are_told_by_their_spelling() {
+        let vocabulary =
+            Vocabulary::parse("Max\nfound\nmax\nnot\nnot found\nread\nread-only\nread/write\n")
+                .expect("valid list");
+        assert!(vocabulary.contains("read-only") && vocabulary.contains("READ/write"));
+        assert!(vocabulary.contains_pair("Not", "Found"));
+        assert!(!vocabulary.contains_pair("found", "not"));
+        assert!(vocabulary.is_name("MAX") && vocabulary.is_name("max"));
+        assert!(!vocabulary.is_name("read") && !vocabulary.contains("Max "));
+        assert_eq!(vocabulary.names().collect::<Vec<_>>(), ["Max"]);
+        assert_eq!(
+            vocabulary.plain_words().collect::<Vec<_>>(),
+            ["found", "max", "not", "read"]
+        );
+    }
+
+    #[test]
+    fn pair_of_an_unlisted_word_names_it() {
+        assert_eq!(
+            Vocabulary::parse("not\nnot found\n").unwrap_err(),
+            VocabularyError::PairOfUnlistedWord {
+                line: 2,
+                pair: "not found".into(),
+                word: "found".into()
+            }
+        );
     }
 
     #[test]
