@@ -42,6 +42,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 
 use icu_properties::props::{DefaultIgnorableCodePoint, GeneralCategory, GeneralCategoryGroup};
 use icu_properties::{CodePointMapData, CodePointSetData};
+use serde::Serialize;
 use thiserror::Error;
 use unicode_normalization::UnicodeNormalization;
 
@@ -258,6 +259,15 @@ impl Reading {
     }
 }
 
+/// decancer's cure of `c`; `None` when decancer drops it.
+fn cured(c: char) -> Option<String> {
+    match decancer::cure_char(c, decancer::Options::default()) {
+        decancer::Translation::Character(x) => Some(x.to_string()),
+        decancer::Translation::String(x) => Some(x.to_string()),
+        decancer::Translation::None => None,
+    }
+}
+
 /// The texts the readers make of `c`: NFKD, lower case, the TR39
 /// skeleton, decancer's cure, and a tag character's ASCII.
 fn readings_of(c: char) -> impl Iterator<Item = String> {
@@ -265,11 +275,7 @@ fn readings_of(c: char) -> impl Iterator<Item = String> {
     let nfkd: String = one.nfkd().collect();
     let lower: String = nfkd.chars().flat_map(char::to_lowercase).collect();
     let skeleton: String = unicode_security::skeleton(&one).collect();
-    let cured = match decancer::cure_char(c, decancer::Options::default()) {
-        decancer::Translation::Character(x) => x.to_string(),
-        decancer::Translation::String(x) => x.to_string(),
-        decancer::Translation::None => String::new(),
-    };
+    let cured = cured(c).unwrap_or_default();
     let code = u32::from(c);
     let tag_ascii = (0xE0020..=0xE007E)
         .contains(&code)
@@ -300,10 +306,7 @@ fn classify(c: char) -> Reading {
     if reads_lt {
         bits |= Reading::OPENER;
     }
-    let cured_away = matches!(
-        decancer::cure_char(c, decancer::Options::default()),
-        decancer::Translation::None
-    );
+    let cured_away = cured(c).is_none();
     let mark =
         GeneralCategoryGroup::Mark.contains(CodePointMapData::<GeneralCategory>::new().get(c));
     if c.is_whitespace()
@@ -334,6 +337,57 @@ pub fn reading(c: char) -> Reading {
     let found = classify(c);
     slot.store(found.0, Ordering::Relaxed);
     found
+}
+
+/// The classes of [`reading`] over every code point, as ranges: the data a
+/// port of the envelope reads (`agentfence web readings` writes it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ReadingTable {
+    pub description: &'static str,
+    /// The body always escapes these.
+    pub always: Vec<[u32; 2]>,
+    /// A confusable reader takes these for `<`.
+    pub opener: Vec<[u32; 2]>,
+    /// Some reader takes these for `/` or `u`.
+    pub name_start: Vec<[u32; 2]>,
+    /// Some reader drops these.
+    pub dropped: Vec<[u32; 2]>,
+}
+
+/// Computes [`ReadingTable`] from Unicode's data (every code point: slow).
+pub fn reading_table() -> ReadingTable {
+    let mut table = ReadingTable {
+        description: "Character classes of the envelope's body escape (core/src/web/envelope.rs), \
+                      as inclusive code point ranges, computed from unicode-normalization, \
+                      unicode-security, decancer and icu_properties by `agentfence web readings`.",
+        always: Vec::new(),
+        opener: Vec::new(),
+        name_start: Vec::new(),
+        dropped: Vec::new(),
+    };
+    fn extend(ranges: &mut Vec<[u32; 2]>, code: u32) {
+        match ranges.last_mut() {
+            Some(last) if last[1] + 1 == code => last[1] = code,
+            _ => ranges.push([code, code]),
+        }
+    }
+    for c in (0..=u32::from(char::MAX)).filter_map(char::from_u32) {
+        let r = classify(c);
+        let code = u32::from(c);
+        if r.always_escaped() {
+            extend(&mut table.always, code);
+        }
+        if r.opens_tag() {
+            extend(&mut table.opener, code);
+        }
+        if r.starts_name() {
+            extend(&mut table.name_start, code);
+        }
+        if r.dropped() {
+            extend(&mut table.dropped, code);
+        }
+    }
+    table
 }
 
 /// Whether the first character of `chars` that no reader drops reads as
