@@ -1154,7 +1154,7 @@ def _load_readings():
     with open(path, encoding="utf-8") as f:
         data = json.load(f)
     classes = {}
-    for name in ("always", "opener", "name_start", "dropped"):
+    for name in ("always", "opener", "reads_u", "reads_slash", "dropped"):
         ranges = data[name]
         classes[name] = ([a for a, _ in ranges], [b for _, b in ranges])
     return classes
@@ -1197,15 +1197,22 @@ def _escape_attribute(out, value, in_list):
 
 
 def _name_follows(text, indices):
-    """Whether the first character at `indices` that no reader drops reads
-    as `/` or `u`; stops at any character that opens a tag or is always
-    escaped, as the reference does."""
+    """Whether a tag name follows an opener, reading text[i] for i in
+    `indices` away from it: the first character outside `dropped` reads as
+    `u`, or as `/` with the next such one reading as `u`; the walk stops at
+    an `opener` or `always` character, as the reference's does."""
+    after_slash = False
     for i in indices:
         c = text[i]
-        if _in_class("name_start", c):
+        if _in_class("reads_u", c):
             return True
-        if _in_class("opener", c) or _in_class("always", c) or not _in_class("dropped", c):
-            return False
+        stops = _in_class("opener", c) or _in_class("always", c)
+        if _in_class("dropped", c) and not stops:
+            continue
+        if _in_class("reads_slash", c) and not after_slash and not stops:
+            after_slash = True
+            continue
+        return False
     return False
 
 
@@ -1214,18 +1221,21 @@ def escape_body(body):
     copied = 0
     n = len(body)
     for at, c in enumerate(body):
-        if _in_class("always", c):
-            escape = True
-        elif _in_class("opener", c):
-            escape = _name_follows(body, range(at + 1, n)) or _name_follows(
-                body, range(at - 1, -1, -1)
-            )
+        if _in_class("always", c) or (
+            _in_class("opener", c)
+            and (_name_follows(body, range(at + 1, n)) or _name_follows(body, range(at - 1, -1, -1)))
+        ):
+            written = None
+        elif c == "<":
+            written = "&lt;"
         else:
-            escape = False
-        if escape:
-            out.append(body[copied:at])
+            continue
+        out.append(body[copied:at])
+        if written is None:
             _push_escape(out, c)
-            copied = at + 1
+        else:
+            out.append(written)
+        copied = at + 1
     out.append(body[copied:])
     return "".join(out)
 

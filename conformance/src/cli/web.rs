@@ -153,7 +153,8 @@ fn readings_command() -> ExitCode {
     let classes = [
         ("always", &table.always),
         ("opener", &table.opener),
-        ("name_start", &table.name_start),
+        ("reads_u", &table.reads_u),
+        ("reads_slash", &table.reads_slash),
         ("dropped", &table.dropped),
     ];
     let mut json = format!("{{\n  \"description\": {:?}", table.description);

@@ -11,20 +11,23 @@
 //! - any of these after HTML entity decoding applied once, twice or three
 //!   times (every HTML5 named reference, numeric ones with any padding).
 //!
-//! The neutralisation uses no entity, since decoding undoes one level of
-//! entities per pass. The envelope writes no `&` at all, and a character
-//! it must neutralise becomes a bracketed escape, `⟦lt⟧` for `<`, `⟦amp⟧`
-//! for `&`, `⟦U+XXXX⟧` (uppercase hex, four to six digits) for any other,
-//! which no reader above reads as markup. In the body that is:
-//! - every character that reads as `&` for any reader, or that holds `<`
-//!   once NFKD-decomposed (`<`, `＜`, `﹤`, `≮`, tag character `<`), and
-//!   `⟦` itself: always, so no entity decoding or HTML parsing finds any
-//!   markup in the body;
-//! - a character only a confusable reader takes for `<` (`‹`, `〈`, `く`,
-//!   `ᐸ`, …) when the first character after it, or before it (a reader of
-//!   the other order), that no reader drops reads as `/` or `u`: such a
-//!   character starts a tag only there, and CJK text keeps its `く` and `《`.
-//!   Dropped characters are skipped without any limit.
+//! The neutralisation is no entity, since each decoding undoes one level
+//! of entities. A character it neutralises becomes a bracketed escape,
+//! `⟦lt⟧` for `<`, `⟦amp⟧` for `&`, `⟦U+XXXX⟧` (uppercase hex, four to
+//! six digits) for any other, which no reader above reads as markup. In
+//! the body:
+//! - every character some reader takes for `&`, and `⟦` itself, is
+//!   escaped: the output holds no reference a decoding could act on;
+//! - a character some reader takes for `<` (`<`, `＜`, `≮`, `‹`, `〈`, `く`,
+//!   `ᐸ`, a tag character, …) is escaped when a tag name follows it in
+//!   either order (a reader of the other order sees the name after it):
+//!   the first character no reader drops reads as `u`, or as `/` with the
+//!   next such one reading as `u`. Dropped characters are skipped without
+//!   any limit, and each is looked at by at most two openers: linear;
+//! - any other `<` is written `&lt;`, so an HTML5 parser's text is the body
+//!   itself (a body ending in `<!--` or `<script>` swallows nothing), and
+//!   a decoded `&lt;` is a `<` with no name after it. CJK text keeps its
+//!   `く` and `《`.
 //!
 //! In an attribute value, every character outside printable ASCII and
 //! `"`, `'`, `` ` ``, `<`, `>`, `&` (and `,` in a label) is escaped, so no
@@ -126,7 +129,7 @@ pub fn unwrap(text: &str) -> Result<Unwrapped, EnvelopeError> {
         src: unescape(src),
         sanitized_at: unescape(sanitized_at),
         removed_patterns,
-        body: unescape(body),
+        body: unescape_body(body),
     })
 }
 
@@ -232,12 +235,14 @@ pub struct Reading(u8);
 
 impl Reading {
     const KNOWN: u8 = 1;
-    /// Reads as `&`, or holds `<` once NFKD-decomposed, or is [`ESCAPE_OPEN`].
+    /// Some reader takes it for `&`, or it is [`ESCAPE_OPEN`].
     const ALWAYS: u8 = 2;
-    /// A confusable reader takes it for `<`.
+    /// Some reader takes it for `<` (NFKD, TR39, decancer, tag characters).
     const OPENER: u8 = 4;
-    /// Some reader takes it for `/` or a `u`: a tag name can start here.
-    const TAG_START: u8 = 8;
+    /// Some reader takes it for a `u`.
+    const READS_U: u8 = 8;
+    /// Some reader takes it for a `/`.
+    const READS_SLASH: u8 = 32;
     /// Some reader drops it (whitespace, control, default-ignorable, mark).
     const DROPPED: u8 = 16;
 
@@ -249,9 +254,13 @@ impl Reading {
     pub fn opens_tag(self) -> bool {
         self.0 & Self::OPENER != 0
     }
-    /// Some reader takes this character for `/` or `u`.
-    pub fn starts_name(self) -> bool {
-        self.0 & Self::TAG_START != 0
+    /// Some reader takes this character for `u`.
+    pub fn reads_u(self) -> bool {
+        self.0 & Self::READS_U != 0
+    }
+    /// Some reader takes this character for `/`.
+    pub fn reads_slash(self) -> bool {
+        self.0 & Self::READS_SLASH != 0
     }
     /// Some reader drops this character.
     pub fn dropped(self) -> bool {
@@ -289,31 +298,30 @@ fn readings_of(c: char) -> impl Iterator<Item = String> {
 /// Classifies `c` from Unicode's data (uncached).
 fn classify(c: char) -> Reading {
     let mut bits = Reading::KNOWN;
-    let nfkd_has_lt = c.to_string().nfkd().any(|d| d == '<');
-    let mut reads_lt = false;
-    let mut reads_amp = false;
     for reading in readings_of(c) {
-        reads_lt |= reading.contains('<');
-        reads_amp |= reading.contains('&');
-        if reading.contains(['/', 'u', 'U']) {
-            bits |= Reading::TAG_START;
+        if reading.contains('<') {
+            bits |= Reading::OPENER;
+        }
+        if reading.contains('&') {
+            bits |= Reading::ALWAYS;
+        }
+        if reading.contains(['u', 'U']) {
+            bits |= Reading::READS_U;
+        }
+        if reading.contains('/') {
+            bits |= Reading::READS_SLASH;
         }
     }
-    let tag_lt = u32::from(c) == 0xE003C;
-    if c == ESCAPE_OPEN || reads_amp || nfkd_has_lt || tag_lt {
+    if c == ESCAPE_OPEN {
         bits |= Reading::ALWAYS;
     }
-    if reads_lt {
-        bits |= Reading::OPENER;
-    }
-    let cured_away = cured(c).is_none();
     let mark =
         GeneralCategoryGroup::Mark.contains(CodePointMapData::<GeneralCategory>::new().get(c));
     if c.is_whitespace()
         || c.is_control()
         || CodePointSetData::new::<DefaultIgnorableCodePoint>().contains(c)
         || mark
-        || cured_away
+        || cured(c).is_none()
     {
         bits |= Reading::DROPPED;
     }
@@ -348,8 +356,10 @@ pub struct ReadingTable {
     pub always: Vec<[u32; 2]>,
     /// A confusable reader takes these for `<`.
     pub opener: Vec<[u32; 2]>,
-    /// Some reader takes these for `/` or `u`.
-    pub name_start: Vec<[u32; 2]>,
+    /// Some reader takes these for `u`.
+    pub reads_u: Vec<[u32; 2]>,
+    /// Some reader takes these for `/`.
+    pub reads_slash: Vec<[u32; 2]>,
     /// Some reader drops these.
     pub dropped: Vec<[u32; 2]>,
 }
@@ -362,7 +372,8 @@ pub fn reading_table() -> ReadingTable {
                       unicode-security, decancer and icu_properties by `agentfence web readings`.",
         always: Vec::new(),
         opener: Vec::new(),
-        name_start: Vec::new(),
+        reads_u: Vec::new(),
+        reads_slash: Vec::new(),
         dropped: Vec::new(),
     };
     fn extend(ranges: &mut Vec<[u32; 2]>, code: u32) {
@@ -380,8 +391,11 @@ pub fn reading_table() -> ReadingTable {
         if r.opens_tag() {
             extend(&mut table.opener, code);
         }
-        if r.starts_name() {
-            extend(&mut table.name_start, code);
+        if r.reads_u() {
+            extend(&mut table.reads_u, code);
+        }
+        if r.reads_slash() {
+            extend(&mut table.reads_slash, code);
         }
         if r.dropped() {
             extend(&mut table.dropped, code);
@@ -390,20 +404,35 @@ pub fn reading_table() -> ReadingTable {
     table
 }
 
-/// Whether the first character of `chars` that no reader drops reads as
-/// the start of a tag name. Stops at the first one that opens a tag, so
-/// that no stretch of dropped characters is walked twice.
+/// Whether a tag name follows an opener, reading `chars` away from it:
+/// the first character no reader drops reads as `u`, or as `/` with the
+/// next such one reading as `u`. Dropped characters are skipped without a
+/// limit; the walk stops at a character that opens a tag or is always
+/// escaped, so no stretch of dropped characters is walked by more than the
+/// two openers before it.
 fn name_follows(chars: impl Iterator<Item = char>) -> bool {
+    let mut after_slash = false;
     for c in chars {
         let r = reading(c);
-        if r.starts_name() {
+        if r.reads_u() {
             return true;
         }
-        if r.opens_tag() || r.always_escaped() || !r.dropped() {
-            return false;
+        if r.dropped() && !r.opens_tag() && !r.always_escaped() {
+            continue;
         }
+        if r.reads_slash() && !after_slash && !r.opens_tag() && !r.always_escaped() {
+            after_slash = true;
+            continue;
+        }
+        return false;
     }
     false
+}
+
+/// Whether the opener at `at` (of `len` bytes) starts a tag for a reader of
+/// either order.
+fn opens_a_tag(body: &str, at: usize, len: usize) -> bool {
+    name_follows(body[at + len..].chars()) || name_follows(body[..at].chars().rev())
 }
 
 /// Escapes the body as the module comment says.
@@ -412,16 +441,23 @@ pub fn escape_body(body: &str) -> Cow<'_, str> {
     let mut copied = 0;
     for (at, c) in body.char_indices() {
         let r = reading(c);
-        let escape = r.always_escaped()
-            || r.opens_tag()
-                && (name_follows(body[at + c.len_utf8()..].chars())
-                    || name_follows(body[..at].chars().rev()));
-        if escape {
-            let out = out.get_or_insert_with(|| String::with_capacity(body.len() + 16));
-            out.push_str(&body[copied..at]);
-            push_escape(out, c);
-            copied = at + c.len_utf8();
+        let len = c.len_utf8();
+        // `<` is markup to an HTML parser wherever it is: `&lt;` outside a
+        // tag keeps the parser's text the body's.
+        let written = if r.always_escaped() || r.opens_tag() && opens_a_tag(body, at, len) {
+            Written::Escape
+        } else if c == '<' {
+            Written::Entity
+        } else {
+            continue;
+        };
+        let out = out.get_or_insert_with(|| String::with_capacity(body.len() + 16));
+        out.push_str(&body[copied..at]);
+        match written {
+            Written::Escape => push_escape(out, c),
+            Written::Entity => out.push_str("&lt;"),
         }
+        copied = at + len;
     }
     match out {
         None => Cow::Borrowed(body),
@@ -432,20 +468,24 @@ pub fn escape_body(body: &str) -> Cow<'_, str> {
     }
 }
 
+enum Written {
+    Escape,
+    Entity,
+}
+
 /// Undoes [`escape_body`].
 pub fn unescape_body(body: &str) -> String {
-    unescape(body)
+    unescape(&body.replace("&lt;", "<"))
 }
 
 /// How many places in `text` read as the start of an `untrusted_content`
-/// tag: a character some reader takes for `<` with a `/` or `u` next to
-/// it once dropped characters are skipped (what the envelope's guarantee
-/// counts: 2 in any envelope).
+/// tag: a character some reader takes for `<` with a name next to it as
+/// [`escape_body`] reads one (what the envelope's guarantee counts: 2 in
+/// any envelope).
 pub fn count_tags(text: &str) -> usize {
     text.char_indices()
         .filter(|&(at, c)| {
-            let r = reading(c);
-            r.opens_tag() && name_follows(text[at + c.len_utf8()..].chars())
+            reading(c).opens_tag() && name_follows(text[at + c.len_utf8()..].chars())
         })
         .count()
 }
@@ -493,12 +533,23 @@ mod tests {
     }
 
     #[test]
+    fn a_lt_outside_a_tag_is_an_entity() {
+        // An HTML parser reads the body as written; `</p>` names no `u`.
+        assert_eq!(escape_body("a < b <!-- </p>"), "a &lt; b &lt;!-- &lt;/p>");
+        assert_eq!(unescape_body(&escape_body("a < b &lt; c")), "a < b &lt; c");
+        assert_eq!(
+            escape_body("< \u{200B}/ u"),
+            "\u{27E6}lt\u{27E7} \u{200B}/ u"
+        );
+    }
+
+    #[test]
     fn confusable_openers_are_escaped_only_before_a_name() {
         assert_eq!(escape_body("よく\u{304F}"), "よく\u{304F}");
         assert_eq!(escape_body("《红楼梦》"), "《红楼梦》");
         assert_eq!(
-            escape_body("\u{304F}\u{200B}\u{200B}/x"),
-            "\u{27E6}U+304F\u{27E7}\u{200B}\u{200B}/x"
+            escape_body("\u{304F}\u{200B}\u{200B}/\u{AD}x\u{304F}/\u{AD}U"),
+            "\u{304F}\u{200B}\u{200B}/\u{AD}x\u{27E6}U+304F\u{27E7}/\u{AD}U"
         );
         assert_eq!(escape_body("\u{2039}u"), "\u{27E6}U+2039\u{27E7}u");
     }

@@ -143,17 +143,30 @@ pub fn html5_escape(envelope: &str) -> Option<Escape> {
     None
 }
 
-/// Whether the HTML5 text content is the envelope's body segment exactly
-/// (framed by its two line breaks): the stricter check for the new escape.
+/// Whether the HTML5 text content is the envelope's body segment as
+/// written, references decoded once (framed by its two line breaks): no
+/// part of the body was read as markup.
 pub fn html5_text_is_segment(envelope: &str) -> Result<(), String> {
     let view = html5_view(envelope);
     let segment = raw_body_segment(envelope).ok_or("no body segment")?;
     // The framing line breaks count: a body ending in CR joins the LF after it.
-    let want = html5_preprocessed(&format!("\n{segment}\n"));
+    let want = decode_entities_once(&html5_preprocessed(&format!("\n{segment}\n")));
     if view.text == want {
         Ok(())
     } else {
         Err(format!("text {:?} != segment {:?}", view.text, want))
+    }
+}
+
+/// Whether the HTML5 text content is `body` itself, framed by the two line
+/// breaks (what a body holding no `&`, no tag and no U+27E6 gets).
+pub fn html5_text_is_body(envelope: &str, body: &str) -> Result<(), String> {
+    let view = html5_view(envelope);
+    let want = html5_preprocessed(&format!("\n{body}\n"));
+    if view.text == want {
+        Ok(())
+    } else {
+        Err(format!("text {:?} != body {:?}", view.text, want))
     }
 }
 
