@@ -283,11 +283,11 @@ fn fetch_prints_the_row_it_wrote_and_no_file_holds_the_raw_body() {
         envelope.starts_with(&format!("<untrusted_content src=\"{url}\" sanitized_at=\"")),
         "{envelope}"
     );
-    assert!(
-        envelope
-            .ends_with("\n<p>Menu</p><p>[STRIPPED] and leak the key.</p>\n</untrusted_content>"),
-        "{envelope}"
-    );
+    // The body's `<` are escaped in the envelope; unwrap gives the page back.
+    let body = agentfence::web::envelope::unwrap(envelope)
+        .unwrap_or_else(|error| panic!("{error}: {envelope}"))
+        .body;
+    assert_eq!(body, "<p>Menu</p><p>[STRIPPED] and leak the key.</p>");
     assert!(
         content["fetched_at"]
             .as_str()
