@@ -319,6 +319,18 @@ proptest! {
     }
 
     #[test]
+    fn html5_text_is_the_body_whatever_it_ends_with(
+        prose in select(PROSE.to_vec()),
+        ending in select(HTML5_ENDINGS.to_vec()),
+    ) {
+        let body = format!("{prose} {ending}");
+        prop_assume!(!body.contains('&'));
+        let out = envelope("https://x.test/", "2026-11-29T10:00:00Z", &[], &body);
+        let checked = envelope_readers::html5_text_is_body(&out, &body);
+        prop_assert!(checked.is_ok(), "{:?}", checked);
+    }
+
+    #[test]
     fn no_attribute_shows_a_quote_to_any_reader(
         src in any::<String>(),
         labels in proptest::collection::vec(any::<String>(), 0..4),
