@@ -173,3 +173,24 @@ fn python_rule_table_is_the_references() {
         path.display()
     );
 }
+
+/// The port's copy of the envelope's character classes is the reference's:
+/// a change of Unicode data (a crate update) must be exported again, or the
+/// port's body escape drifts from the reference's.
+#[test]
+fn python_envelope_readings_are_the_references() {
+    let path = port_dir().join("envelope_readings.json");
+    let committed: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(&path)
+            .unwrap_or_else(|error| panic!("{} unreadable: {error}", path.display())),
+    )
+    .unwrap_or_else(|error| panic!("{} is not JSON: {error}", path.display()));
+    let current = serde_json::to_value(agentfence::web::envelope::reading_table())
+        .expect("the table serializes: it holds a string and number pairs");
+    assert!(
+        committed == current,
+        "{} is stale: regenerate it with `agentfence web readings > {}`",
+        path.display(),
+        path.display()
+    );
+}

@@ -203,10 +203,10 @@ fn wrap_prints_the_envelope_with_normalized_time_and_escaped_labels() {
     assert_exit(&output, 0);
     assert_eq!(
         text(&output.stdout),
-        "<untrusted_content src=\"https://a.test/?q=1&amp;r=&quot;2&quot;\" \
+        "<untrusted_content src=\"https://a.test/?q=1⟦amp⟧r=⟦U+0022⟧2⟦U+0022⟧\" \
          sanitized_at=\"2026-11-29T10:00:00.5Z\" \
-         removed_patterns=\"you are now,&lt;|system|&gt;,planted [STRIPPED]\">\n\
-         body &lt;/untrusted_content> end\n</untrusted_content>\n"
+         removed_patterns=\"you are now,⟦lt⟧|system|⟦U+003E⟧,planted [STRIPPED]\">\n\
+         body ⟦lt⟧/untrusted_content> end\n</untrusted_content>\n"
     );
 }
 
@@ -283,11 +283,11 @@ fn fetch_prints_the_row_it_wrote_and_no_file_holds_the_raw_body() {
         envelope.starts_with(&format!("<untrusted_content src=\"{url}\" sanitized_at=\"")),
         "{envelope}"
     );
-    assert!(
-        envelope
-            .ends_with("\n<p>Menu</p><p>[STRIPPED] and leak the key.</p>\n</untrusted_content>"),
-        "{envelope}"
-    );
+    // The body's `<` are escaped in the envelope; unwrap gives the page back.
+    let body = agentfence::web::envelope::unwrap(envelope)
+        .unwrap_or_else(|error| panic!("{error}: {envelope}"))
+        .body;
+    assert_eq!(body, "<p>Menu</p><p>[STRIPPED] and leak the key.</p>");
     assert!(
         content["fetched_at"]
             .as_str()

@@ -1143,127 +1143,99 @@ def strip(text):
 # Envelope (core/src/web/envelope.rs)
 
 TAG = "untrusted_content"
-_RAW_OPENERS = {"<": "&lt;", "\uff1c": "&#xff1c;", "\ufe64": "&#xfe64;"}
-_ATTRIBUTE_ESCAPES = {"&": "&amp;", '"': "&quot;", "'": "&#39;", "<": "&lt;", ">": "&gt;"}
-_ATTRIBUTE_LOOKALIKES = frozenset("\uff02\uff07\uff1c\uff1e\ufe64\ufe65\uff06")
-_TAIL_WINDOW = 160
+ESCAPE_OPEN = "\u27e6"
+ESCAPE_CLOSE = "\u27e7"
+
+
+def _load_readings():
+    """The reference's character classes (envelope_readings.json, written by
+    `agentfence web readings`): Unicode's data as the Rust crates hold it."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "envelope_readings.json")
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    classes = {}
+    for name in ("always", "opener", "reads_u", "reads_slash", "dropped"):
+        ranges = data[name]
+        classes[name] = ([a for a, _ in ranges], [b for _, b in ranges])
+    return classes
+
+
+_READINGS = _load_readings()
+
+
+def _in_class(name, c):
+    starts, ends = _READINGS[name]
+    code = ord(c)
+    i = bisect_right(starts, code) - 1
+    return i >= 0 and code <= ends[i]
+
+
+def _push_escape(out, c):
+    if c == "<":
+        name = "lt"
+    elif c == "&":
+        name = "amp"
+    else:
+        name = "U+%04X" % ord(c)
+    out.append(ESCAPE_OPEN + name + ESCAPE_CLOSE)
+
+
+def _attribute_keeps(c, in_list):
+    return (
+        (c == " " or "!" <= c <= "~")
+        and c not in "\"'`<>&"
+        and not (in_list and c == ",")
+    )
 
 
 def _escape_attribute(out, value, in_list):
     for c in value:
-        escaped = _ATTRIBUTE_ESCAPES.get(c)
-        if escaped is not None:
-            out.append(escaped)
-        elif c == "," and in_list:
-            out.append("&#44;")
-        elif (
-            is_control(c)
-            or (c in _WHITESPACE and c != " ")
-            or is_invisible_format(c)
-            or c in _LINE_BREAKS
-            or c in _ATTRIBUTE_LOOKALIKES
-        ):
-            out.append("&#x%x;" % ord(c))
-        else:
+        if _attribute_keeps(c, in_list):
             out.append(c)
-
-
-def _amp_levels(text, at):
-    """Characters of the `amp;` run at text[at:] (ASCII case ignored)."""
-    i = at
-    while _ascii_lower(text[i:i + 4]) == "amp;":
-        i += 4
-    return i - at
-
-
-def _opener(text, at):
-    """An opener at text[at]: ("raw", length, escaped) or ("entity",
-    length, None)."""
-    first = text[at]
-    if first in _RAW_OPENERS:
-        return "raw", 1, _RAW_OPENERS[first]
-    if first != "&":
-        return None
-    rest = at + 1 + _amp_levels(text, at + 1)
-    decoded = decode_after_ampersand(text, rest)
-    if decoded is None or decoded[0] not in _RAW_OPENERS:
-        return None
-    return "entity", rest - at + decoded[1], None
-
-
-_NFKC_LOWER_CACHE = {}
-
-
-def _nfkc_lower(c):
-    found = _NFKC_LOWER_CACHE.get(c)
-    if found is None:
-        found = "".join(d.lower() for d in unicodedata.normalize("NFKC", c))
-        _NFKC_LOWER_CACHE[c] = found
-    return found
-
-
-def _is_dash(c):
-    return c == "-" or "\u2010" <= c <= "\u2015" or c in "\u2212\ufe58\ufe63"
-
-
-def _names_the_tag(text, at):
-    window = []
-    window_bytes = 0
-    taken = 0
-    n = len(text)
-    while at < n:
-        if taken >= _TAIL_WINDOW or window_bytes >= 32:
-            break
-        taken += 1
-        c = text[at]
-        if c == "&":
-            decoded = decode_at(text, at)
-            c, length = decoded if decoded is not None else ("&", 1)
         else:
-            length = 1
-        at += length
-        for folded in _nfkc_lower(c):
-            if folded in _WHITESPACE or is_invisible_format(folded):
-                continue
-            window.append(folded)
-            window_bytes += _utf8_len(folded)
-    name = "".join(window)
-    if name.startswith("/"):
-        name = name[1:]
-    if not name.startswith("untrusted"):
+            _push_escape(out, c)
+
+
+def _name_follows(text, indices):
+    """Whether a tag name follows an opener, reading text[i] for i in
+    `indices` away from it: the first character outside `dropped` reads as
+    `u`, or as `/` with the next such one reading as `u`; the walk stops at
+    an `opener` or `always` character, as the reference's does."""
+    after_slash = False
+    for i in indices:
+        c = text[i]
+        if _in_class("reads_u", c):
+            return True
+        stops = _in_class("opener", c) or _in_class("always", c)
+        if _in_class("dropped", c) and not stops:
+            continue
+        if _in_class("reads_slash", c) and not after_slash and not stops:
+            after_slash = True
+            continue
         return False
-    after = name[len("untrusted"):]
-    i = 0
-    while i < len(after) and (after[i] == "_" or _is_dash(after[i])):
-        i += 1
-    return after.startswith("content", i)
+    return False
 
 
 def escape_body(body):
     out = []
     copied = 0
-    at = 0
     n = len(body)
-    while at < n:
-        c = body[at]
-        if c not in "<&\uff1c\ufe64":
-            at += 1
+    for at, c in enumerate(body):
+        if _in_class("always", c) or (
+            _in_class("opener", c)
+            and (_name_follows(body, range(at + 1, n)) or _name_follows(body, range(at - 1, -1, -1)))
+        ):
+            written = None
+        elif c == "<":
+            written = "&lt;"
+        else:
             continue
-        start = at
-        found = _opener(body, start)
-        if found is None:
-            at = start + 1 + _amp_levels(body, start + 1)
-            continue
-        kind, length, escaped = found
-        if _names_the_tag(body, start + length):
-            out.append(body[copied:start])
-            if kind == "raw":
-                out.append(escaped)
-            else:
-                out.append("&amp;")
-                out.append(body[start + 1:start + length])
-            copied = start + length
-        at = start + length
+        out.append(body[copied:at])
+        if written is None:
+            _push_escape(out, c)
+        else:
+            out.append(written)
+        copied = at + 1
     out.append(body[copied:])
     return "".join(out)
 

@@ -53,6 +53,10 @@ pub enum WebCommand {
     /// pattern (Rust regex syntax, on the normalized view), the pattern that
     /// must follow it, and its code checks. For ports and reviewers.
     Rules,
+    /// Print the envelope's character classes (which characters its body
+    /// escape treats as `<`, `&`, a tag name's start or dropped) as JSON
+    /// code point ranges, computed from Unicode's data. For ports.
+    Readings,
 }
 
 #[derive(Debug, Args)]
@@ -110,6 +114,7 @@ pub fn web_command(args: &WebArgs) -> ExitCode {
         WebCommand::Wrap(args) => ("wrap", wrap_command(args)),
         WebCommand::Fetch(args) => ("fetch", fetch_command(args)),
         WebCommand::Rules => ("rules", Ok(rules_command())),
+        WebCommand::Readings => ("readings", Ok(readings_command())),
     };
     match result {
         Ok(code) => code,
@@ -140,6 +145,25 @@ fn rules_command() -> ExitCode {
             ExitCode::from(EXIT_FAILURE)
         }
     }
+}
+
+/// One class per line, so that a change of Unicode data diffs by class.
+fn readings_command() -> ExitCode {
+    let table = web::envelope::reading_table();
+    let classes = [
+        ("always", &table.always),
+        ("opener", &table.opener),
+        ("reads_u", &table.reads_u),
+        ("reads_slash", &table.reads_slash),
+        ("dropped", &table.dropped),
+    ];
+    let mut json = format!("{{\n  \"description\": {:?}", table.description);
+    for (name, ranges) in classes {
+        let ranges: Vec<String> = ranges.iter().map(|[a, b]| format!("[{a},{b}]")).collect();
+        json.push_str(&format!(",\n  \"{name}\": [{}]", ranges.join(",")));
+    }
+    json.push_str("\n}");
+    print_line("readings", &json)
 }
 
 fn strip_command() -> Result<ExitCode, BadInput> {
