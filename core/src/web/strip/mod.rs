@@ -23,16 +23,17 @@
 //! the order's words, as upstream kept them.
 
 mod carriers;
+mod matcher;
 mod normalize;
 pub mod rules;
 
 use std::ops::Range;
 use std::sync::LazyLock;
 
-use regex::RegexSet;
 use serde::{Deserialize, Serialize};
 
 use carriers::{Carrier, CarrierKind};
+use matcher::RuleSearch;
 use normalize::{Normalized, normalize};
 use rules::{Label, Rule};
 
@@ -48,16 +49,16 @@ pub struct Stripped {
 
 struct Engine {
     rules: Vec<Rule>,
-    /// One pass that says which rules match at all, so that a clean page
-    /// costs one scan instead of one per rule.
-    any: RegexSet,
+    /// Every rule's matches in one literal pass and anchored searches, so
+    /// that a clean page costs one scan instead of one per rule.
+    search: RuleSearch,
 }
 
 static ENGINE: LazyLock<Engine> = LazyLock::new(|| {
     let rules = rules::rules();
-    let any = RegexSet::new(rules.iter().map(|rule| rule.regex.as_str()))
-        .expect("every rule compiled on its own, so the set compiles");
-    Engine { rules, any }
+    let sources: Vec<String> = rules.iter().map(|rule| rule.source.clone()).collect();
+    let search = RuleSearch::new(&sources);
+    Engine { rules, search }
 });
 
 /// A match on the view: its range there, and the index of its rule.
@@ -70,37 +71,32 @@ impl Engine {
     /// The rules' matches on `view`, the normalized view of `original`.
     fn matches(&self, view: &Normalized, original: &str) -> Vec<Found> {
         let mut found = Vec::new();
-        for index in self.any.matches(&view.text).iter() {
+        for (index, start, end) in self.search.find_all(&view.text) {
             let rule = &self.rules[index];
-            for hit in rule.regex.find_iter(&view.text) {
-                if hit.is_empty() {
-                    continue;
-                }
-                if let Some(then) = &rule.then
-                    && !then.is_match(&view.text[hit.end()..])
-                {
-                    continue;
-                }
-                if let Some(follow) = rule.follow
-                    && !follow(&view.text[hit.end()..])
-                {
-                    continue;
-                }
-                if let Some(precede) = rule.precede
-                    && !precede(&view.text[..hit.start()])
-                {
-                    continue;
-                }
-                if let Some(check) = rule.original
-                    && !check(&original[view.original_range(hit.range())])
-                {
-                    continue;
-                }
-                found.push(Found {
-                    range: hit.range(),
-                    rule: index,
-                });
+            if let Some(then) = &rule.then
+                && !then.is_match(&view.text[end..])
+            {
+                continue;
             }
+            if let Some(follow) = rule.follow
+                && !follow(&view.text[end..])
+            {
+                continue;
+            }
+            if let Some(precede) = rule.precede
+                && !precede(&view.text[..start])
+            {
+                continue;
+            }
+            if let Some(check) = rule.original
+                && !check(&original[view.original_range(start..end)])
+            {
+                continue;
+            }
+            found.push(Found {
+                range: start..end,
+                rule: index,
+            });
         }
         found
     }

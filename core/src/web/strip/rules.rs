@@ -107,7 +107,9 @@ pub type Original = fn(&str) -> bool;
 
 pub struct Rule {
     pub label: Label,
-    pub regex: Regex,
+    /// The compiled pattern (see [`compile`]): the source of the rule's
+    /// regex, which `matcher` builds.
+    pub source: String,
     /// What must come right after a match (its words are not part of the
     /// marker and stay): `SYSTEM:` is a fake header only before an order.
     pub then: Option<Regex>,
@@ -270,7 +272,7 @@ pub fn table() -> Vec<RuleData> {
         .into_iter()
         .map(|rule| RuleData {
             label: rule.label,
-            pattern: rule.regex.as_str().to_owned(),
+            pattern: rule.source,
             then: rule.then.map(|then| then.as_str().to_owned()),
             follow: rule.follow.map(check_name),
             precede: rule.precede.map(check_name),
@@ -282,6 +284,14 @@ pub fn table() -> Vec<RuleData> {
 /// Compiles a rule's pattern: `~` becomes the word gap, `\b` the ASCII
 /// boundary, non-ASCII letters are folded like the page.
 fn compile(pattern: &str) -> Regex {
+    let source = translate(pattern);
+    Regex::new(&source).unwrap_or_else(|error| {
+        panic!("rule pattern {pattern:?} must compile (a bug in the rule table): {error}")
+    })
+}
+
+/// A rule's pattern in `regex` syntax (see [`compile`]).
+fn translate(pattern: &str) -> String {
     let mut source = String::with_capacity(pattern.len() * 2);
     let mut chars = pattern.chars().peekable();
     while let Some(c) = chars.next() {
@@ -301,9 +311,7 @@ fn compile(pattern: &str) -> Regex {
             c => source.push_str(&regex::escape(&fold_literal(&c.to_string()))),
         }
     }
-    Regex::new(&source).unwrap_or_else(|error| {
-        panic!("rule pattern {pattern:?} must compile (a bug in the rule table): {error}")
-    })
+    source
 }
 
 /// A rule as the table writes it.
@@ -875,7 +883,7 @@ pub fn rules() -> Vec<Rule> {
         .into_iter()
         .map(|spec| Rule {
             label: spec.label,
-            regex: compile(&spec.pattern),
+            source: translate(&spec.pattern),
             then: spec.then.map(|then| compile(&format!("^(?:{then})"))),
             follow: spec.follow,
             precede: spec.precede,
