@@ -12,6 +12,8 @@
 //! A rule whose matches have no finite set of first literals is searched
 //! whole, as before.
 
+use std::sync::OnceLock;
+
 use aho_corasick::{AhoCorasick, MatchKind};
 use regex_automata::{Anchored, Input, meta};
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
@@ -29,7 +31,11 @@ enum Starts {
 }
 
 pub struct RuleSearch {
-    regexes: Vec<meta::Regex>,
+    sources: Vec<String>,
+    /// Each rule's regex, built the first time the rule has a candidate:
+    /// most pages give most rules none, and building them all costs more
+    /// than stripping a page.
+    regexes: Vec<OnceLock<meta::Regex>>,
     starts: Vec<Starts>,
     /// Every rule's first literals, overlapping.
     prefixes: AhoCorasick,
@@ -46,9 +52,7 @@ impl RuleSearch {
         let mut literal_rules: Vec<Vec<u32>> = Vec::new();
         let mut index_of = std::collections::HashMap::<Vec<u8>, usize>::new();
         for (rule, source) in sources.iter().enumerate() {
-            regexes.push(meta::Regex::new(source).unwrap_or_else(|error| {
-                panic!("rule {source:?} compiled as a regex, so it compiles here: {error}")
-            }));
+            regexes.push(OnceLock::new());
             let rule = u32::try_from(rule).expect("the rule table holds far fewer than 2^32 rules");
             match first_literals(source) {
                 Some(firsts) => {
@@ -70,10 +74,35 @@ impl RuleSearch {
             .build(&literals)
             .expect("a few thousand short literals fit the automaton's limits");
         RuleSearch {
+            sources: sources.to_vec(),
             regexes,
             starts,
             prefixes,
             literal_rules,
+        }
+    }
+
+    /// Rule `rule`'s regex. A rule searched only anchored needs no
+    /// prefilter of its own (the literal pass is one).
+    fn regex(&self, rule: usize) -> &meta::Regex {
+        self.regexes[rule].get_or_init(|| {
+            let source = &self.sources[rule];
+            let anchored_only = matches!(self.starts[rule], Starts::Literals);
+            meta::Builder::new()
+                .configure(meta::Config::new().auto_prefilter(!anchored_only))
+                .build(source)
+                .unwrap_or_else(|error| {
+                    panic!("rule {source:?} must compile (a bug in the rule table): {error}")
+                })
+        })
+    }
+
+    /// Compiles every rule's regex now, so that a bad pattern fails a test
+    /// rather than the first page that reaches it.
+    #[cfg(test)]
+    pub fn build_all(&self) {
+        for rule in 0..self.regexes.len() {
+            self.regex(rule);
         }
     }
 
@@ -100,10 +129,10 @@ impl RuleSearch {
         candidates.dedup();
         let mut found = Vec::new();
         let mut next = candidates.iter().peekable();
-        for (rule, regex) in self.regexes.iter().enumerate() {
+        for rule in 0..self.regexes.len() {
             if let Starts::Anywhere = self.starts[rule] {
                 found.extend(
-                    regex
+                    self.regex(rule)
                         .find_iter(text)
                         .filter(|hit| !hit.is_empty())
                         .map(|hit| (rule, hit.start(), hit.end())),
@@ -123,7 +152,7 @@ impl RuleSearch {
                 let input = Input::new(text)
                     .range(start..)
                     .anchored(Anchored::Yes);
-                if let Some(hit) = regex.find(input)
+                if let Some(hit) = self.regex(rule).find(input)
                     && !hit.is_empty()
                 {
                     found.push((rule, hit.start(), hit.end()));

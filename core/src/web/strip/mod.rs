@@ -28,7 +28,9 @@ mod normalize;
 pub mod rules;
 
 use std::ops::Range;
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
+
+use regex::Regex;
 
 use serde::{Deserialize, Serialize};
 
@@ -52,13 +54,20 @@ struct Engine {
     /// Every rule's matches in one literal pass and anchored searches, so
     /// that a clean page costs one scan instead of one per rule.
     search: RuleSearch,
+    /// Each rule's `then`, built the first time a match needs it.
+    then: Vec<OnceLock<Option<Regex>>>,
 }
 
 static ENGINE: LazyLock<Engine> = LazyLock::new(|| {
     let rules = rules::rules();
     let sources: Vec<String> = rules.iter().map(|rule| rule.source.clone()).collect();
     let search = RuleSearch::new(&sources);
-    Engine { rules, search }
+    let then = rules.iter().map(|_| OnceLock::new()).collect();
+    Engine {
+        rules,
+        search,
+        then,
+    }
 });
 
 /// A match on the view: its range there, and the index of its rule.
@@ -68,12 +77,25 @@ struct Found {
 }
 
 impl Engine {
+    /// Rule `index`'s `then` regex, if it has one.
+    fn then(&self, index: usize) -> Option<&Regex> {
+        self.then[index]
+            .get_or_init(|| {
+                self.rules[index].then.as_ref().map(|source| {
+                    Regex::new(source).unwrap_or_else(|error| {
+                        panic!("then pattern {source:?} must compile (a bug in the rule table): {error}")
+                    })
+                })
+            })
+            .as_ref()
+    }
+
     /// The rules' matches on `view`, the normalized view of `original`.
     fn matches(&self, view: &Normalized, original: &str) -> Vec<Found> {
         let mut found = Vec::new();
         for (index, start, end) in self.search.find_all(&view.text) {
             let rule = &self.rules[index];
-            if let Some(then) = &rule.then
+            if let Some(then) = self.then(index)
                 && !then.is_match(&view.text[end..])
             {
                 continue;
@@ -154,8 +176,8 @@ impl Engine {
 }
 
 /// What in hidden text speaks to the model that reads it.
-static HIDDEN_CUE: LazyLock<regex::Regex> = LazyLock::new(|| {
-    regex::Regex::new(
+static HIDDEN_CUE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
         r"(?-u:\b)(?:you[ \n]?are[ \n]?now|you[ \n]?will[ \n]?now|from[ \n]?now[ \n]?on|ai|a\.i\.|assistants?|llms?|language[ \n]?models?|chatbots?|in[ \n]?every[ \n]?(?:reply|answer|response)|whatever[ \n]?the[ \n]?question)(?-u:\b)|(?-u:\b)agents?[ ]?[:,]",
     )
     .expect("the hidden-cue pattern is a valid regex")
@@ -355,6 +377,23 @@ mod tests {
 
     fn labels(text: &str) -> Vec<String> {
         strip(text).removed_patterns
+    }
+
+    /// Every pattern of the table compiles (they are built lazily, so a bad
+    /// one would otherwise fail only on the first page that reaches it),
+    /// and prints how many rules the literal pass cannot serve.
+    #[test]
+    fn every_rule_compiles() {
+        let engine = &*ENGINE;
+        engine.search.build_all();
+        for index in 0..engine.rules.len() {
+            engine.then(index);
+        }
+        println!(
+            "{} of {} rules searched whole",
+            engine.search.searched_whole(),
+            engine.rules.len()
+        );
     }
 
     #[test]

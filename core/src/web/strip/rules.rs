@@ -112,7 +112,8 @@ pub struct Rule {
     pub source: String,
     /// What must come right after a match (its words are not part of the
     /// marker and stay): `SYSTEM:` is a fake header only before an order.
-    pub then: Option<Regex>,
+    /// The compiled pattern, anchored at the end of the match.
+    pub then: Option<String>,
     pub follow: Option<Follow>,
     /// A check on the view before a match.
     pub precede: Option<Follow>,
@@ -273,7 +274,7 @@ pub fn table() -> Vec<RuleData> {
         .map(|rule| RuleData {
             label: rule.label,
             pattern: rule.source,
-            then: rule.then.map(|then| then.as_str().to_owned()),
+            then: rule.then,
             follow: rule.follow.map(check_name),
             precede: rule.precede.map(check_name),
             original: rule.original.map(check_name),
@@ -884,7 +885,7 @@ pub fn rules() -> Vec<Rule> {
         .map(|spec| Rule {
             label: spec.label,
             source: translate(&spec.pattern),
-            then: spec.then.map(|then| compile(&format!("^(?:{then})"))),
+            then: spec.then.map(|then| translate(&format!("^(?:{then})"))),
             follow: spec.follow,
             precede: spec.precede,
             original: spec.original,
