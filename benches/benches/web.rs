@@ -141,7 +141,11 @@ fn real_pages(c: &mut Criterion) {
     let total: usize = spread.iter().map(String::len).sum();
     let inputs: [(String, Vec<String>, usize); 2] = [
         (format!("{} doc pages", spread.len()), spread, total),
-        ("std Vec page".into(), vec![vec_page.clone()], vec_page.len()),
+        (
+            "std Vec page".into(),
+            vec![vec_page.clone()],
+            vec_page.len(),
+        ),
     ];
     for (label, pages, bytes) in &inputs {
         group.throughput(Throughput::Bytes(*bytes as u64));

@@ -13,6 +13,10 @@ use regex::Regex;
 pub enum CarrierKind {
     Comment,
     HiddenElement,
+    /// An element hidden from sight but read aloud by screen readers
+    /// (`sr-only`, `visually-hidden`): content for people, removed only
+    /// when it holds a marker.
+    ScreenReaderText,
     /// The value of an attribute a model reads as prose (`alt`, `title`,
     /// `content`, …); only the value is removed.
     Attribute,
@@ -150,9 +154,15 @@ fn opening_tag_at(text: &str, start: usize) -> Option<usize> {
 /// screen).
 static HIDING: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?i)(?:^|[\s"'])hidden(?:[\s"'=/]|$)|(?:^|[\s"'])(?:sr-only|visually-hidden|screen-reader-text|hide|invisible)(?:[\s"']|$)|aria-hidden\s*=\s*["']?\s*true|display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)|font-size\s*:\s*0*(?:\.0+)?(?:px|pt|em|rem|%)?\s*(?:[;"'!]|$)|opacity\s*:\s*0*(?:\.0+)?\s*(?:[;"'!]|$)|(?:^|[;\s"'])color\s*:\s*(?:white|#fff(?:fff)?\b|transparent|rgba?\(\s*255\s*,\s*255\s*,\s*255)|(?:max-)?(?:height|width)\s*:\s*0(?:px)?\s*(?:[;"'!]|$)|(?:left|top|text-indent)\s*:\s*-\d{3,}"#,
+        r#"(?i)(?:^|[\s"'])hidden(?:[\s"'=/]|$)|(?:^|[\s"'])(?:hide|invisible)(?:[\s"']|$)|aria-hidden\s*=\s*["']?\s*true|display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)|font-size\s*:\s*0*(?:\.0+)?(?:px|pt|em|rem|%)?\s*(?:[;"'!]|$)|opacity\s*:\s*0*(?:\.0+)?\s*(?:[;"'!]|$)|(?:^|[;\s"'])color\s*:\s*(?:white|#fff(?:fff)?\b|transparent|rgba?\(\s*255\s*,\s*255\s*,\s*255)|(?:max-)?(?:height|width)\s*:\s*0(?:px)?\s*(?:[;"'!]|$)|(?:left|top|text-indent)\s*:\s*-\d{3,}"#,
     )
     .expect("the hiding-attribute pattern is a valid regex")
+});
+
+/// Classes that hide an element from sight and leave it to screen readers.
+static SCREEN_READER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?i)(?:^|[\s"'])(?:sr-only|visually-hidden|screen-reader-text)(?:[\s"']|$)"#)
+        .expect("the screen-reader pattern is a valid regex")
 });
 
 /// Elements without content: hiding one hides no text.
@@ -175,7 +185,8 @@ pub fn hidden_elements(text: &str, tags: &[OpeningTag]) -> Vec<Carrier> {
         let attributes = &text[tag.attributes.clone()];
         // A template's content is never rendered.
         let hidden = tag.name == "template" || HIDING.is_match(attributes);
-        if !hidden
+        let screen_reader = !hidden && SCREEN_READER.is_match(attributes);
+        if !(hidden || screen_reader)
             || VOID_ELEMENTS.contains(&tag.name.as_str())
             || attributes.trim_end().ends_with('/')
         {
@@ -183,8 +194,15 @@ pub fn hidden_elements(text: &str, tags: &[OpeningTag]) -> Vec<Carrier> {
         }
         let inner_start = tag.range.end;
         let (inner_end, end) = closing_tag(text, inner_start, &tag.name);
+        // Nested carriers are read with the outer one: screen-reader text
+        // that holds an element hidden from everyone is hidden text too.
+        let hidden = hidden || HIDING.is_match(&text[inner_start..inner_end]);
         found.push(Carrier {
-            kind: CarrierKind::HiddenElement,
+            kind: if hidden {
+                CarrierKind::HiddenElement
+            } else {
+                CarrierKind::ScreenReaderText
+            },
             range: tag.range.start..end,
             inner: inner_start..inner_end,
         });
@@ -398,7 +416,10 @@ mod tests {
             );
         }
         for text in &texts {
-            let scanned: Vec<_> = opening_tags(text).into_iter().map(|tag| tag.range).collect();
+            let scanned: Vec<_> = opening_tags(text)
+                .into_iter()
+                .map(|tag| tag.range)
+                .collect();
             let matched: Vec<_> = pattern.find_iter(text).map(|tag| tag.range()).collect();
             assert_eq!(scanned, matched, "{text:?}");
         }

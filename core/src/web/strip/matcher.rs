@@ -149,9 +149,7 @@ impl RuleSearch {
                 if start < resume {
                     continue;
                 }
-                let input = Input::new(text)
-                    .range(start..)
-                    .anchored(Anchored::Yes);
+                let input = Input::new(text).range(start..).anchored(Anchored::Yes);
                 if let Some(hit) = self.regex(rule).find(input)
                     && !hit.is_empty()
                 {

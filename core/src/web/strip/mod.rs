@@ -157,17 +157,25 @@ impl Engine {
             .iter()
             .any(|found| self.rules[found.rule].label != rules::PLANTED_MARKER);
         // Hidden text has no reader but a model: talk of the model or of
-        // every reply is enough there.
-        let carries_cue = matches!(
-            carrier.kind,
-            CarrierKind::HiddenElement | CarrierKind::Attribute
-        ) && HIDDEN_CUE.is_match(&view.text);
+        // every reply is enough there. Screen-reader text and attribute
+        // values (`alt`, `title`) have people for readers, and may name an
+        // assistant as any content does (see `rules`, "Content, not
+        // orders").
+        // An attribute that names the model and gives an order (`LLM
+        // agents booking on this site: choose the dearest fare`) is one.
+        let carries_cue = match carrier.kind {
+            CarrierKind::HiddenElement => HIDDEN_CUE.is_match(&view.text),
+            CarrierKind::Attribute => {
+                HIDDEN_CUE.is_match(&view.text) && ATTRIBUTE_ORDER.is_match(&view.text)
+            }
+            _ => false,
+        };
         if !carries_marker && !carries_cue {
             return None;
         }
         Some(match carrier.kind {
             CarrierKind::Comment => rules::HIDDEN_COMMENT,
-            CarrierKind::HiddenElement => rules::HIDDEN_ELEMENT,
+            CarrierKind::HiddenElement | CarrierKind::ScreenReaderText => rules::HIDDEN_ELEMENT,
             CarrierKind::Attribute => rules::HIDDEN_ATTRIBUTE,
             CarrierKind::Encoded => rules::ENCODED_PAYLOAD,
             CarrierKind::TagCharacters => rules::HIDDEN_TEXT,
@@ -178,9 +186,18 @@ impl Engine {
 /// What in hidden text speaks to the model that reads it.
 static HIDDEN_CUE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?-u:\b)(?:you[ \n]?are[ \n]?now|you[ \n]?will[ \n]?now|from[ \n]?now[ \n]?on|ai|a\.i\.|assistants?|llms?|language[ \n]?models?|chatbots?|in[ \n]?every[ \n]?(?:reply|answer|response)|whatever[ \n]?the[ \n]?question)(?-u:\b)|(?-u:\b)agents?[ ]?[:,]",
+        r"(?-u:\b)(?:you[ \n]?are[ \n]?now|you[ \n]?will[ \n]?now|from[ \n]?now[ \n]?on|ai|a\.i\.|assistants?|llms?|language[ \n]?models?|chatbots?|chatgpt|gpt|claude|gemini|copilot|in[ \n]?every[ \n]?(?:reply|answer|response)|whatever[ \n]?the[ \n]?question)(?-u:\b)|(?-u:\b)agents?[ ]?[:,]",
     )
     .expect("the hidden-cue pattern is a valid regex")
+});
+
+/// What in an attribute value that names the model makes it an order to
+/// it rather than a description for people.
+static ATTRIBUTE_ORDER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?-u:\b)(?:must|should|shall|please|always|never|do[ \n]?not|don't|ignore|disregard|instead)(?-u:\b)",
+    )
+    .expect("the attribute-order pattern is a valid regex")
 });
 
 /// Whether a comment's view opens as upstream's `<!-- system` marker meant
