@@ -3,6 +3,13 @@
 //! ordinary prose with a few planted injection phrases. The upstream side
 //! is measured only with `--features upstream-agentsec`.
 //!
+//! Beside them, real pages: the HTML documentation of the Rust toolchain
+//! that runs the bench (`$(rustc --print sysroot)/share/doc/rust/html`),
+//! read at bench time: a spread of 300 pages (every n-th in path order)
+//! stripped one after another, and `std/vec/struct.Vec.html` (about 1 MB).
+//! Without those docs (`rustup component add rust-docs`) the real-page
+//! group says so and is skipped.
+//!
 //! `cargo bench -p agentfence-benches --features upstream-agentsec --bench web`
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
@@ -82,5 +89,90 @@ fn strip(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, strip);
+/// The toolchain's HTML docs, or why there are none.
+fn doc_root() -> Result<std::path::PathBuf, String> {
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let out = std::process::Command::new(&rustc)
+        .args(["--print", "sysroot"])
+        .output()
+        .map_err(|error| format!("{rustc} --print sysroot: {error}"))?;
+    let sysroot = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    let root = std::path::Path::new(&sysroot).join("share/doc/rust/html");
+    if root.is_dir() {
+        Ok(root)
+    } else {
+        Err(format!("{} is missing", root.display()))
+    }
+}
+
+fn html_files(dir: &std::path::Path, into: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = entries.flatten().map(|entry| entry.path()).collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            html_files(&path, into);
+        } else if path.extension().is_some_and(|ext| ext == "html") {
+            into.push(path);
+        }
+    }
+}
+
+fn real_pages(c: &mut Criterion) {
+    let root = match doc_root() {
+        Ok(root) => root,
+        Err(why) => {
+            eprintln!("strip_real_pages SKIPPED: no Rust HTML docs ({why})");
+            return;
+        }
+    };
+    let mut paths = Vec::new();
+    html_files(&root, &mut paths);
+    let step = (paths.len() / 300).max(1);
+    let read = |path: &std::path::Path| {
+        String::from_utf8_lossy(&std::fs::read(path).unwrap_or_default()).into_owned()
+    };
+    let spread: Vec<String> = paths.iter().step_by(step).map(|path| read(path)).collect();
+    let vec_page = read(&root.join("std/vec/struct.Vec.html"));
+    let mut group = c.benchmark_group("strip_real_pages");
+    group.sample_size(10);
+    let total: usize = spread.iter().map(String::len).sum();
+    let inputs: [(String, Vec<String>, usize); 2] = [
+        (format!("{} doc pages", spread.len()), spread, total),
+        (
+            "std Vec page".into(),
+            vec![vec_page.clone()],
+            vec_page.len(),
+        ),
+    ];
+    for (label, pages, bytes) in &inputs {
+        group.throughput(Throughput::Bytes(*bytes as u64));
+        group.bench_with_input(BenchmarkId::new("agentfence", label), pages, |b, pages| {
+            b.iter(|| {
+                for page in pages {
+                    std::hint::black_box(agentfence::web::strip(std::hint::black_box(page)));
+                }
+            })
+        });
+        #[cfg(feature = "upstream-agentsec")]
+        group.bench_with_input(
+            BenchmarkId::new("agentsec-core 0.5.0", label),
+            pages,
+            |b, pages| {
+                b.iter(|| {
+                    for page in pages {
+                        std::hint::black_box(agentsec_core::web::sanitize::regex_layer::strip(
+                            std::hint::black_box(page),
+                        ));
+                    }
+                })
+            },
+        );
+    }
+    group.finish();
+}
+
+criterion_group!(benches, strip, real_pages);
 criterion_main!(benches);

@@ -689,6 +689,29 @@ def not_negated(before):
     )
 
 
+_NOT_CREDENTIALS = frozenset(
+    (
+        "number numbers ingredient ingredients recipe sauce santa garden passage door "
+        "level levels menu society service history life lives of"
+    ).split()
+)
+
+
+def names_a_leak(after):
+    if _leading_ascii_lower(after.lstrip(" \n")) in _NOT_CREDENTIALS:
+        return False
+    line = after.split("\n", 1)[0][:64]
+    return not ("header" in line or "authorization" in line)
+
+
+def not_after_a_quote(before):
+    return not before.endswith(("'", '"'))
+
+
+def not_before_a_quote(after):
+    return not after.startswith(("'", '"'))
+
+
 def not_plain_lowercase(original):
     return (
         any("A" <= c <= "Z" for c in original)
@@ -707,6 +730,9 @@ _CHECKS = {
     "not_followed_by_word": not_followed_by_word,
     "not_an_identifier": not_an_identifier,
     "not_negated": not_negated,
+    "names_a_leak": names_a_leak,
+    "not_after_a_quote": not_after_a_quote,
+    "not_before_a_quote": not_before_a_quote,
     "not_plain_lowercase": not_plain_lowercase,
     "has_capital_head": has_capital_head,
 }
@@ -800,7 +826,7 @@ def _matches(view, original):
 # ---------------------------------------------------------------------------
 # Carriers (core/src/web/strip/carriers.rs)
 
-_COMMENT, _HIDDEN_ELEMENT, _ATTRIBUTE, _ENCODED, _TAG_CHARACTERS = range(5)
+_COMMENT, _HIDDEN_ELEMENT, _ATTRIBUTE, _ENCODED, _TAG_CHARACTERS, _SCREEN_READER = range(6)
 
 _OPENING_TAG = re.compile(
     "<[A-Za-z][A-Za-z0-9]{0,15}(?:[" + _WS_CLASS + "](?:[^<>\"']|\"[^<\"]*\"|'[^<']*'){0,2048})?>"
@@ -808,7 +834,7 @@ _OPENING_TAG = re.compile(
 _HIDING = re.compile(
     (
         r"(?:^|[{ws}\"'])hidden(?:[{ws}\"'=/]|\Z)"
-        r"|(?:^|[{ws}\"'])(?:sr-only|visually-hidden|screen-reader-text|hide|invisible)(?:[{ws}\"']|\Z)"
+        r"|(?:^|[{ws}\"'])(?:hide|invisible)(?:[{ws}\"']|\Z)"
         r"|aria-hidden[{ws}]*=[{ws}]*[\"']?[{ws}]*true"
         r"|display[{ws}]*:[{ws}]*none"
         r"|visibility[{ws}]*:[{ws}]*(?:hidden|collapse)"
@@ -818,6 +844,12 @@ _HIDING = re.compile(
         r"|(?:max-)?(?:height|width)[{ws}]*:[{ws}]*0(?:px)?[{ws}]*(?:[;\"'!]|\Z)"
         r"|(?:left|top|text-indent)[{ws}]*:[{ws}]*-\d{{3,}}"
     ).format(ws=_WS_CLASS),
+    re.IGNORECASE,
+)
+_SCREEN_READER = re.compile(
+    r"(?:^|[{ws}\"'])(?:sr-only|visually-hidden|screen-reader-text)(?:[{ws}\"']|\Z)".format(
+        ws=_WS_CLASS
+    ),
     re.IGNORECASE,
 )
 _PROSE_ATTRIBUTE = re.compile(
@@ -900,11 +932,21 @@ def _hidden_elements(text, tags):
         if found and start < found[-1][2]:
             continue
         attributes = text[attr_start:attr_end]
-        hidden = name == "template" or _HIDING.search(attributes.translate(_NO_TURKIC_I))
-        if not hidden or name in _VOID_ELEMENTS or _trim_end(attributes).endswith("/"):
+        folded = attributes.translate(_NO_TURKIC_I)
+        hidden = name == "template" or _HIDING.search(folded) is not None
+        screen_reader = not hidden and _SCREEN_READER.search(folded) is not None
+        if (
+            not (hidden or screen_reader)
+            or name in _VOID_ELEMENTS
+            or _trim_end(attributes).endswith("/")
+        ):
             continue
         inner_end, close_end = _closing_tag(text, end, name)
-        found.append((_HIDDEN_ELEMENT, start, close_end, end, inner_end))
+        # Screen-reader text holding an element hidden from everyone is
+        # hidden text too.
+        hidden = hidden or _HIDING.search(text[end:inner_end].translate(_NO_TURKIC_I)) is not None
+        kind = _HIDDEN_ELEMENT if hidden else _SCREEN_READER
+        found.append((kind, start, close_end, end, inner_end))
     return found
 
 
@@ -1009,7 +1051,14 @@ def _tag_character_runs(text):
 
 _HIDDEN_CUE = re.compile(
     _translate(
-        r"(?-u:\b)(?:you[ \n]?are[ \n]?now|you[ \n]?will[ \n]?now|from[ \n]?now[ \n]?on|ai|a\.i\.|assistants?|llms?|language[ \n]?models?|chatbots?|in[ \n]?every[ \n]?(?:reply|answer|response)|whatever[ \n]?the[ \n]?question)(?-u:\b)|(?-u:\b)agents?[ ]?[:,]"
+        r"(?-u:\b)(?:you[ \n]?are[ \n]?now|you[ \n]?will[ \n]?now|from[ \n]?now[ \n]?on|ai|a\.i\.|assistants?|llms?|language[ \n]?models?|chatbots?|chatgpt|gpt|claude|gemini|copilot|in[ \n]?every[ \n]?(?:reply|answer|response)|whatever[ \n]?the[ \n]?question)(?-u:\b)|(?-u:\b)agents?[ ]?[:,]"
+    ),
+    re.ASCII,
+)
+
+_ATTRIBUTE_ORDER = re.compile(
+    _translate(
+        r"(?-u:\b)(?:must|should|shall|please|always|never|do[ \n]?not|don't|ignore|disregard|instead)(?-u:\b)"
     ),
     re.ASCII,
 )
@@ -1050,12 +1099,24 @@ def _carrier_label(text, carrier):
     carries_marker = any(
         RULES[index].label != PLANTED_MARKER for _, _, index in _matches(view, inner)
     )
-    carries_cue = kind in (_HIDDEN_ELEMENT, _ATTRIBUTE) and _HIDDEN_CUE.search(view.text)
+    # Screen-reader text and attribute values have people for readers: only
+    # a marker removes them.
+    # An attribute that names the model and gives an order is one.
+    if kind == _HIDDEN_ELEMENT:
+        carries_cue = _HIDDEN_CUE.search(view.text) is not None
+    elif kind == _ATTRIBUTE:
+        carries_cue = (
+            _HIDDEN_CUE.search(view.text) is not None
+            and _ATTRIBUTE_ORDER.search(view.text) is not None
+        )
+    else:
+        carries_cue = False
     if not carries_marker and not carries_cue:
         return None
     return {
         _COMMENT: HIDDEN_COMMENT,
         _HIDDEN_ELEMENT: HIDDEN_ELEMENT,
+        _SCREEN_READER: HIDDEN_ELEMENT,
         _ATTRIBUTE: HIDDEN_ATTRIBUTE,
         _ENCODED: ENCODED_PAYLOAD,
     }[kind]

@@ -13,6 +13,10 @@ use regex::Regex;
 pub enum CarrierKind {
     Comment,
     HiddenElement,
+    /// An element hidden from sight but read aloud by screen readers
+    /// (`sr-only`, `visually-hidden`): content for people, removed only
+    /// when it holds a marker.
+    ScreenReaderText,
     /// The value of an attribute a model reads as prose (`alt`, `title`,
     /// `content`, …); only the value is removed.
     Attribute,
@@ -54,12 +58,12 @@ pub fn comments(text: &str) -> Vec<Carrier> {
     found
 }
 
-/// An opening tag with its attributes: no `<` inside, and a `>` only in a
-/// quoted value, as the view reads tags.
-static OPENING_TAG: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"<[A-Za-z][A-Za-z0-9]{0,15}(?:\s(?:[^<>"']|"[^<"]*"|'[^<']*'){0,2048})?>"#)
-        .expect("the opening-tag pattern is a valid regex")
-});
+/// Most attribute units an opening tag holds (a unit is a character
+/// outside quotes, or a whole quoted value); a longer one is text.
+const MAX_TAG_UNITS: usize = 2048;
+
+/// Longest tag name read.
+const MAX_TAG_NAME: usize = 16;
 
 /// One opening tag: where it is, its lowercase name, where its attributes
 /// are.
@@ -69,22 +73,79 @@ pub struct OpeningTag {
     attributes: Range<usize>,
 }
 
-/// Every opening tag, found once for every kind of carrier that needs them.
+/// Every opening tag, found once for every kind of carrier that needs them:
+/// `<`, a name of up to 16 ASCII letters and digits starting with a letter,
+/// then `>` or whitespace and up to 2048 units (a character other than
+/// `<>"'`, or a quoted value without `<`) before a `>`. No `<` inside, and
+/// a `>` only in a quoted value, as the view reads tags. Scanned by hand
+/// (each attempt stops at the next `<`, so the scan is linear); the test
+/// `opening_tags_are_the_patterns_matches` holds it to the pattern
+/// `<[A-Za-z][A-Za-z0-9]{0,15}(?:\s(?:[^<>"']|"[^<"]*"|'[^<']*'){0,2048})?>`.
 pub fn opening_tags(text: &str) -> Vec<OpeningTag> {
-    OPENING_TAG
-        .find_iter(text)
-        .map(|tag| {
-            let name_len = tag.as_str()[1..]
-                .bytes()
-                .take_while(u8::is_ascii_alphanumeric)
-                .count();
-            OpeningTag {
-                range: tag.range(),
-                name: tag.as_str()[1..1 + name_len].to_ascii_lowercase(),
-                attributes: tag.start() + 1 + name_len..tag.end() - 1,
+    let bytes = text.as_bytes();
+    let mut found = Vec::new();
+    let mut at = 0;
+    while let Some(offset) = memchr::memchr(b'<', &bytes[at..]) {
+        let start = at + offset;
+        match opening_tag_at(text, start) {
+            Some(end) => {
+                let name_len = bytes[start + 1..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_alphanumeric())
+                    .count();
+                found.push(OpeningTag {
+                    range: start..end,
+                    name: text[start + 1..start + 1 + name_len].to_ascii_lowercase(),
+                    attributes: start + 1 + name_len..end - 1,
+                });
+                at = end;
             }
-        })
-        .collect()
+            None => at = start + 1,
+        }
+    }
+    found
+}
+
+/// The end of the opening tag that starts at `start` (a `<`), if one does.
+fn opening_tag_at(text: &str, start: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    if !bytes.get(start + 1).is_some_and(u8::is_ascii_alphabetic) {
+        return None;
+    }
+    let name_len = bytes[start + 1..]
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric())
+        .count();
+    if name_len > MAX_TAG_NAME {
+        return None;
+    }
+    let mut at = start + 1 + name_len;
+    let first = text[at..].chars().next()?;
+    if first == '>' {
+        return Some(at + 1);
+    }
+    if !first.is_whitespace() {
+        return None;
+    }
+    at += first.len_utf8();
+    let mut units = 0;
+    loop {
+        let c = text[at..].chars().next()?;
+        match c {
+            '>' => return Some(at + 1),
+            '<' => return None,
+            _ if units == MAX_TAG_UNITS => return None,
+            '"' | '\'' => {
+                let close = memchr::memchr2(c as u8, b'<', &bytes[at + 1..])?;
+                if bytes[at + 1 + close] == b'<' {
+                    return None;
+                }
+                at += close + 2;
+            }
+            c => at += c.len_utf8(),
+        }
+        units += 1;
+    }
 }
 
 /// Attributes that hide an element: the `hidden` attribute or class,
@@ -93,9 +154,15 @@ pub fn opening_tags(text: &str) -> Vec<OpeningTag> {
 /// screen).
 static HIDING: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?i)(?:^|[\s"'])hidden(?:[\s"'=/]|$)|(?:^|[\s"'])(?:sr-only|visually-hidden|screen-reader-text|hide|invisible)(?:[\s"']|$)|aria-hidden\s*=\s*["']?\s*true|display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)|font-size\s*:\s*0*(?:\.0+)?(?:px|pt|em|rem|%)?\s*(?:[;"'!]|$)|opacity\s*:\s*0*(?:\.0+)?\s*(?:[;"'!]|$)|(?:^|[;\s"'])color\s*:\s*(?:white|#fff(?:fff)?\b|transparent|rgba?\(\s*255\s*,\s*255\s*,\s*255)|(?:max-)?(?:height|width)\s*:\s*0(?:px)?\s*(?:[;"'!]|$)|(?:left|top|text-indent)\s*:\s*-\d{3,}"#,
+        r#"(?i)(?:^|[\s"'])hidden(?:[\s"'=/]|$)|(?:^|[\s"'])(?:hide|invisible)(?:[\s"']|$)|aria-hidden\s*=\s*["']?\s*true|display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)|font-size\s*:\s*0*(?:\.0+)?(?:px|pt|em|rem|%)?\s*(?:[;"'!]|$)|opacity\s*:\s*0*(?:\.0+)?\s*(?:[;"'!]|$)|(?:^|[;\s"'])color\s*:\s*(?:white|#fff(?:fff)?\b|transparent|rgba?\(\s*255\s*,\s*255\s*,\s*255)|(?:max-)?(?:height|width)\s*:\s*0(?:px)?\s*(?:[;"'!]|$)|(?:left|top|text-indent)\s*:\s*-\d{3,}"#,
     )
     .expect("the hiding-attribute pattern is a valid regex")
+});
+
+/// Classes that hide an element from sight and leave it to screen readers.
+static SCREEN_READER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?i)(?:^|[\s"'])(?:sr-only|visually-hidden|screen-reader-text)(?:[\s"']|$)"#)
+        .expect("the screen-reader pattern is a valid regex")
 });
 
 /// Elements without content: hiding one hides no text.
@@ -118,7 +185,8 @@ pub fn hidden_elements(text: &str, tags: &[OpeningTag]) -> Vec<Carrier> {
         let attributes = &text[tag.attributes.clone()];
         // A template's content is never rendered.
         let hidden = tag.name == "template" || HIDING.is_match(attributes);
-        if !hidden
+        let screen_reader = !hidden && SCREEN_READER.is_match(attributes);
+        if !(hidden || screen_reader)
             || VOID_ELEMENTS.contains(&tag.name.as_str())
             || attributes.trim_end().ends_with('/')
         {
@@ -126,8 +194,15 @@ pub fn hidden_elements(text: &str, tags: &[OpeningTag]) -> Vec<Carrier> {
         }
         let inner_start = tag.range.end;
         let (inner_end, end) = closing_tag(text, inner_start, &tag.name);
+        // Nested carriers are read with the outer one: screen-reader text
+        // that holds an element hidden from everyone is hidden text too.
+        let hidden = hidden || HIDING.is_match(&text[inner_start..inner_end]);
         found.push(Carrier {
-            kind: CarrierKind::HiddenElement,
+            kind: if hidden {
+                CarrierKind::HiddenElement
+            } else {
+                CarrierKind::ScreenReaderText
+            },
             range: tag.range.start..end,
             inner: inner_start..inner_end,
         });
@@ -304,6 +379,50 @@ mod tests {
         assert!(hidden(r#"<p class="note">x</p><span hidden-xs>y</span>"#).is_empty());
         assert_eq!(hidden(r#"<span class="a hidden">y</span>"#).len(), 1);
         assert_eq!(hidden(r#"<p style="font-size:0">y</p>"#).len(), 1);
+    }
+
+    /// The scanner against the pattern it replaced, read by `regex`.
+    #[test]
+    fn opening_tags_are_the_patterns_matches() {
+        let pattern = Regex::new(
+            r#"<[A-Za-z][A-Za-z0-9]{0,15}(?:\s(?:[^<>"']|"[^<"]*"|'[^<']*'){0,2048})?>"#,
+        )
+        .expect("the reference pattern is a valid regex");
+        let alphabet = [
+            "<", ">", "a", "B", "7", " ", "\u{A0}", "\n", "\"", "'", "=", "é", "/", "-",
+        ];
+        let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut texts: Vec<String> = vec![
+            format!("<a {}>", "x".repeat(2047)),
+            format!("<a {}>", "x".repeat(2048)),
+            format!("<a {}>", "x".repeat(2049)),
+            "<abcdefghijklmnop>".into(),
+            "<abcdefghijklmnopq>".into(),
+            "<a\u{3000}title=\"x>y\">".into(),
+            "<a title=\"x<y\">".into(),
+        ];
+        for _ in 0..20_000 {
+            let len = (next() % 24) as usize;
+            texts.push(
+                (0..len)
+                    .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+                    .collect(),
+            );
+        }
+        for text in &texts {
+            let scanned: Vec<_> = opening_tags(text)
+                .into_iter()
+                .map(|tag| tag.range)
+                .collect();
+            let matched: Vec<_> = pattern.find_iter(text).map(|tag| tag.range()).collect();
+            assert_eq!(scanned, matched, "{text:?}");
+        }
     }
 
     #[test]

@@ -256,7 +256,7 @@ fn markup_at(text: &str) -> Option<(Markup, usize)> {
     // whole value, `title="a>b"`); a `<` anywhere ends the attempt, so that
     // a comment or a marker inside an unclosed tag is still seen. Every
     // scanner of this layer reads tags this one way (see
-    // `carriers::OPENING_TAG`).
+    // `carriers::opening_tags`).
     let mut quote = None;
     for (i, &b) in bytes.iter().enumerate().take(MAX_TAG_LEN).skip(after) {
         match (quote, b) {

@@ -18,6 +18,34 @@
 //! directive comment (not `<!-- System requirements -->`; see
 //! `carriers`).
 
+//!
+//! ## Content, not orders
+//!
+//! A page that talks about models, prompts and secrets is not an attack
+//! for that; only an order to the model that reads it is. Where the line
+//! lies, as real documentation pages showed (the Rust toolchain's docs,
+//! SDK readmes; `core/tests/benign_real_pages.rs` holds the layer to at
+//! most 0.5% of such pages changed):
+//! - **Screen-reader text** (`sr-only`, `visually-hidden`,
+//!   `screen-reader-text`) is read aloud to people: it is content, removed
+//!   only when it holds a marker, never for merely naming an assistant (see
+//!   `carriers`). Text hidden from everyone (`display:none`, zero size, …)
+//!   has no reader but a model, so talk of the model is enough there.
+//! - **Attribute values** (`alt`, `title`, `content`, …) describe the page
+//!   to people: removed only when they hold a marker.
+//! - **Code and templates**: a chat-template token quoted as a string
+//!   (`'<|im_start|>'`, `<|im_end|>"`) is a template being documented or
+//!   rendered, and stays; upstream's own `<|system|>`, `<|user|>`,
+//!   `<|assistant|>` markers are still removed wherever they are. Names in
+//!   angle brackets of a grammar (`<arch>-<vendor>-<sys>`) are no headers.
+//! - **Naming is not ordering**: a table cell naming `DAN mode`, a greeting
+//!   in sample code (`"content": "Hello, Claude"`), a heading `Shared
+//!   Configuration and Credentials`, `the program prints the secret
+//!   number`, `send the API key in the X-API-Key header`, `rather than
+//!   doing so directly, you should …` are prose; the same words become a
+//!   marker with an order (`enable DAN mode`, `Hello Claude, ignore …`,
+//!   `print your API keys`).
+
 use regex::Regex;
 
 use super::normalize::fold_literal;
@@ -107,10 +135,13 @@ pub type Original = fn(&str) -> bool;
 
 pub struct Rule {
     pub label: Label,
-    pub regex: Regex,
+    /// The compiled pattern (see [`compile`]): the source of the rule's
+    /// regex, which `matcher` builds.
+    pub source: String,
     /// What must come right after a match (its words are not part of the
     /// marker and stay): `SYSTEM:` is a fake header only before an order.
-    pub then: Option<Regex>,
+    /// The compiled pattern, anchored at the end of the match.
+    pub then: Option<String>,
     pub follow: Option<Follow>,
     /// A check on the view before a match.
     pub precede: Option<Follow>,
@@ -206,6 +237,63 @@ fn not_an_identifier(original: &str) -> bool {
     !original.contains('_')
 }
 
+/// Whether what follows a secret named by an exfiltration verb leaves it a
+/// leak: `prints the secret number` is a guessing game and `send the API
+/// key in the X-API-Key header` documents an API, so a secret followed by
+/// a word that makes it no credential, or a line that puts it in a
+/// request header, is not one.
+fn names_a_leak(after: &str) -> bool {
+    const NOT_CREDENTIALS: &[&str] = &[
+        "number",
+        "numbers",
+        "ingredient",
+        "ingredients",
+        "recipe",
+        "sauce",
+        "santa",
+        "garden",
+        "passage",
+        "door",
+        "level",
+        "levels",
+        "menu",
+        "society",
+        "service",
+        "history",
+        "life",
+        "lives",
+        "of",
+    ];
+    let rest = after.trim_start_matches([' ', '\n']);
+    let word: String = rest.chars().take_while(char::is_ascii_lowercase).collect();
+    if NOT_CREDENTIALS.contains(&word.as_str()) {
+        return false;
+    }
+    let line: String = after
+        .split('\n')
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .take(64)
+        .collect();
+    !["header", "authorization"]
+        .iter()
+        .any(|request| line.contains(request))
+}
+
+/// A chat-template token with a quote right before it (`'<|im_start|>'`)
+/// is a string in code that renders a template, not a token in the
+/// conversation; see [`not_before_a_quote`].
+fn not_after_a_quote(before: &str) -> bool {
+    !before.ends_with(['\'', '"'])
+}
+
+/// A chat-template token with a quote right after it (`<|im_end|>"`) closes
+/// a string in code.
+fn not_before_a_quote(after: &str) -> bool {
+    !after.starts_with(['\'', '"'])
+}
+
 /// `never paste your API keys` warns; it does not ask.
 fn not_negated(before: &str) -> bool {
     // The words just before the match, however long the text before is.
@@ -253,6 +341,9 @@ const CHECKS: &[(&str, Follow)] = &[
     ("not_followed_by_word", not_followed_by_word),
     ("not_an_identifier", not_an_identifier),
     ("not_negated", not_negated),
+    ("names_a_leak", names_a_leak),
+    ("not_after_a_quote", not_after_a_quote),
+    ("not_before_a_quote", not_before_a_quote),
     ("not_plain_lowercase", not_plain_lowercase),
     ("has_capital_head", has_capital_head),
 ];
@@ -270,8 +361,8 @@ pub fn table() -> Vec<RuleData> {
         .into_iter()
         .map(|rule| RuleData {
             label: rule.label,
-            pattern: rule.regex.as_str().to_owned(),
-            then: rule.then.map(|then| then.as_str().to_owned()),
+            pattern: rule.source,
+            then: rule.then,
             follow: rule.follow.map(check_name),
             precede: rule.precede.map(check_name),
             original: rule.original.map(check_name),
@@ -282,6 +373,14 @@ pub fn table() -> Vec<RuleData> {
 /// Compiles a rule's pattern: `~` becomes the word gap, `\b` the ASCII
 /// boundary, non-ASCII letters are folded like the page.
 fn compile(pattern: &str) -> Regex {
+    let source = translate(pattern);
+    Regex::new(&source).unwrap_or_else(|error| {
+        panic!("rule pattern {pattern:?} must compile (a bug in the rule table): {error}")
+    })
+}
+
+/// A rule's pattern in `regex` syntax (see [`compile`]).
+fn translate(pattern: &str) -> String {
     let mut source = String::with_capacity(pattern.len() * 2);
     let mut chars = pattern.chars().peekable();
     while let Some(c) = chars.next() {
@@ -301,9 +400,7 @@ fn compile(pattern: &str) -> Regex {
             c => source.push_str(&regex::escape(&fold_literal(&c.to_string()))),
         }
     }
-    Regex::new(&source).unwrap_or_else(|error| {
-        panic!("rule pattern {pattern:?} must compile (a bug in the rule table): {error}")
-    })
+    source
 }
 
 /// A rule as the table writes it.
@@ -587,7 +684,7 @@ pub fn rules() -> Vec<Rule> {
         ),
         rule(
             NEW_INSTRUCTIONS,
-            r"\b(?:instead~of|rather~than)~(?:answering|summari[sz]ing|translating|reviewing|analy[sz]ing|reading|responding~to|doing|helping)~[^.\n]{0,50}?,",
+            r"\b(?:instead~of|rather~than)~(?:answering|summari[sz]ing|translating|reviewing|analy[sz]ing|reading|responding~to|doing~what|helping)~[^.\n]{0,50}?,",
         )
         .then(format!("~{IMPERATIVE}")),
         rule(
@@ -655,8 +752,15 @@ pub fn rules() -> Vec<Rule> {
         rule(ROLE_REASSIGNMENT, r"\byour~name~is~now\b"),
         rule(
             ROLE_REASSIGNMENT,
-            r"\b(?:(?:enable|activate|enter|switch~to|turn~on|engage)~)?(?:dan|jailbreak|evil|unrestricted|unfiltered|uncensored|chaos|aim|stan|anarchy|no~filter|opposite)~mode\b",
+            r"\b(?:enable|activate|enter|switch~to|turn~on|engage)~(?:dan|jailbreak|evil|unrestricted|unfiltered|uncensored|chaos|aim|stan|anarchy|no~filter|opposite)~mode\b",
         ),
+        // A mode named is a mode talked about (`| DAN mode |` in a table);
+        // switched on, or heading an order, it is the persona.
+        rule(
+            ROLE_REASSIGNMENT,
+            r"\b(?:dan|jailbreak|evil|unrestricted|unfiltered|uncensored|chaos|aim|stan|anarchy|no~filter|opposite)~mode\b",
+        )
+        .then(r"[ ]?:|~(?:enabled|activated|engaged|unlocked|on)\b"),
         rule(
             ROLE_REASSIGNMENT,
             r"\b(?:chatgpt|assistant|ai|you|model)~(?:with|in)~developer~mode\b|\bin~developer~mode[ ,]{0,2}you~(?:will|must|generate|produce|are~(?:free|able~to~do~anything|not~bound)|have~no|ignore|never|always)\b|\bdeveloper~mode~(?:output|response)\b",
@@ -714,7 +818,7 @@ pub fn rules() -> Vec<Rule> {
         ),
         rule(
             FAKE_HEADER,
-            r"<[ ]?/?[ ]?(?:system|sys|system~prompt|system~message|admin|admin~instructions|developer|developer~instructions|instructions|user~query|im~start)[ ]?>",
+            r"<[ ]?/?[ ]?(?:system|system~prompt|system~message|admin|admin~instructions|developer|developer~instructions|instructions|user~query|im~start)[ ]?>",
         ),
         rule(
             FAKE_HEADER,
@@ -757,7 +861,9 @@ pub fn rules() -> Vec<Rule> {
             r"###(?:user|assistant|human|instruction|response)\b|(?m:^)[ ]?#{2,6}[ ]?(?:user|assistant|human)[ ]?(?::|(?m:$))",
         ),
         // --- chat template tokens ---
-        rule(CHAT_TEMPLATE_TOKEN, r"<[ ]?\|[ ]?[a-z][a-z0-9 ]{0,30}[ ]?\|[ ]?>"),
+        rule(CHAT_TEMPLATE_TOKEN, r"<[ ]?\|[ ]?[a-z][a-z0-9 ]{0,30}[ ]?\|[ ]?>")
+            .precede(not_after_a_quote)
+            .follow(not_before_a_quote),
         rule(CHAT_TEMPLATE_TOKEN, r"<<[ ]?/?[ ]?sys[ ]?>>"),
         rule(CHAT_TEMPLATE_TOKEN, r"<[ ]?(?:start|end)[ ]?of[ ]?turn[ ]?>"),
         rule(
@@ -804,7 +910,8 @@ pub fn rules() -> Vec<Rule> {
         rule(
             AI_ADDRESS,
             r"\b(?:attention|hey|hello|hi)[ ,\n]{0,2}(?:ai~assistant|ai~agent|ai|llm|chatgpt|claude|gemini|copilot|language~model)\b",
-        ),
+        )
+        .then(format!(r"[ ,.!:;\n]{{0,3}}{IMPERATIVE}")),
         rule(
             AI_ADDRESS,
             r"\bas~(?:the|an?)~(?:(?:(?:[a-z]+ing|ai|automated)~)?(?:ai|llm|language~model|assistant|model|bot)|(?:[a-z]+ing|ai|automated)~agent)[ ,\n]{0,2}you~(?:must|should|will|shall|are~(?:required|instructed|obligated))\b",
@@ -862,21 +969,23 @@ pub fn rules() -> Vec<Rule> {
         // --- data exfiltration ---
         rule(
             EXFILTRATION,
-            r"\b(?:print|reveal|paste|send|post|upload|include|share|push|leak|output|dump|exfiltrate|forward|email|display|show)~(?:[a-z0-9']+~){0,4}(?:api~keys?|[a-z]*apikey|\.env|env~file|environment~variables?|secrets?|passwords?|credentials|private~keys?|ssh~keys?|access~tokens?|session~tokens?|cookies|system~prompt|initial~instructions|hidden~instructions|card~numbers?)\b",
+            r"\b(?:print|reveal|paste|send|post|upload|include|share|push|leak|output|dump|exfiltrate|forward|email|display|show)\b~(?:[a-z0-9']+~){0,4}(?:api~keys?|[a-z]*apikey|\.env|env~file|environment~variables?|secrets?|passwords?|credentials|private~keys?|ssh~keys?|access~tokens?|session~tokens?|cookies|system~prompt|initial~instructions|hidden~instructions|card~numbers?)\b",
         )
-        .precede(not_negated),
+        .precede(not_negated)
+        .follow(names_a_leak),
         rule(
             EXFILTRATION,
-            r"\b(?:send|forward|post|upload|email|leak|exfiltrate|paste|append|include|put|encode)~(?:me~)?(?:the~|this~|all~|your~|the~user's~|their~)?(?:full~|entire~|whole~|complete~)?(?:conversation(?:~history)?|chat~(?:history|log)|system~prompt|api~keys?|credentials|cookies|passwords?|session~(?:tokens?|cookies?)|access~tokens?|secrets?|private~keys?|ssh~keys?|env(?:ironment)?~variables)~(?:to|into|in)\b",
+            r"\b(?:send|forward|post|upload|email|leak|exfiltrate|paste|append|include|put|encode)\b~(?:me~)?(?:the~|this~|all~|your~|the~user's~|their~)?(?:full~|entire~|whole~|complete~)?(?:conversation(?:~history)?|chat~(?:history|log)|system~prompt|api~keys?|credentials|cookies|passwords?|session~(?:tokens?|cookies?)|access~tokens?|secrets?|private~keys?|ssh~keys?|env(?:ironment)?~variables)~(?:to|into|in)\b",
         )
-        .precede(not_negated),
+        .precede(not_negated)
+        .follow(names_a_leak),
     ];
     table
         .into_iter()
         .map(|spec| Rule {
             label: spec.label,
-            regex: compile(&spec.pattern),
-            then: spec.then.map(|then| compile(&format!("^(?:{then})"))),
+            source: translate(&spec.pattern),
+            then: spec.then.map(|then| translate(&format!("^(?:{then})"))),
             follow: spec.follow,
             precede: spec.precede,
             original: spec.original,

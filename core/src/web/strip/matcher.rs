@@ -1,0 +1,196 @@
+//! Every rule's matches on a view, found without scanning the view once per
+//! rule.
+//!
+//! Each rule's pattern yields the literals every one of its matches starts
+//! with (`regex_syntax`'s prefix extraction: a sound over-approximation, so
+//! a position no literal starts at holds no match of the rule). One
+//! Aho-Corasick pass over the view finds every such start for every rule;
+//! the rule's regex then runs anchored at those starts only. For a rule,
+//! the leftmost match at or after a position is the first candidate there
+//! with an anchored match, so walking the candidates in order from the end
+//! of the last match gives exactly `find_iter`'s (non-empty) matches.
+//! A rule whose matches have no finite set of first literals is searched
+//! whole, as before.
+
+use std::sync::OnceLock;
+
+use aho_corasick::{AhoCorasick, MatchKind};
+use regex_automata::{Anchored, Input, meta};
+use regex_syntax::hir::literal::{ExtractKind, Extractor};
+
+/// Longest first literal kept: longer ones are cut to this (still a prefix
+/// of every match, and a shorter automaton).
+const MAX_PREFIX: usize = 12;
+
+/// Where a rule's matches may start.
+enum Starts {
+    /// At an occurrence of one of the automaton's literals for this rule.
+    Literals,
+    /// Anywhere: the rule is searched whole.
+    Anywhere,
+}
+
+pub struct RuleSearch {
+    sources: Vec<String>,
+    /// Each rule's regex, built the first time the rule has a candidate:
+    /// most pages give most rules none, and building them all costs more
+    /// than stripping a page.
+    regexes: Vec<OnceLock<meta::Regex>>,
+    starts: Vec<Starts>,
+    /// Every rule's first literals, overlapping.
+    prefixes: AhoCorasick,
+    /// For each literal of `prefixes`, the rules it may start.
+    literal_rules: Vec<Vec<u32>>,
+}
+
+impl RuleSearch {
+    /// The search for `sources`, each a rule's compiled pattern.
+    pub fn new(sources: &[String]) -> RuleSearch {
+        let mut regexes = Vec::with_capacity(sources.len());
+        let mut starts = Vec::with_capacity(sources.len());
+        let mut literals: Vec<Vec<u8>> = Vec::new();
+        let mut literal_rules: Vec<Vec<u32>> = Vec::new();
+        let mut index_of = std::collections::HashMap::<Vec<u8>, usize>::new();
+        for (rule, source) in sources.iter().enumerate() {
+            regexes.push(OnceLock::new());
+            let rule = u32::try_from(rule).expect("the rule table holds far fewer than 2^32 rules");
+            match first_literals(source) {
+                Some(firsts) => {
+                    starts.push(Starts::Literals);
+                    for literal in firsts {
+                        let index = *index_of.entry(literal.clone()).or_insert_with(|| {
+                            literals.push(literal);
+                            literal_rules.push(Vec::new());
+                            literals.len() - 1
+                        });
+                        literal_rules[index].push(rule);
+                    }
+                }
+                None => starts.push(Starts::Anywhere),
+            }
+        }
+        let prefixes = AhoCorasick::builder()
+            .match_kind(MatchKind::Standard)
+            .build(&literals)
+            .expect("a few thousand short literals fit the automaton's limits");
+        RuleSearch {
+            sources: sources.to_vec(),
+            regexes,
+            starts,
+            prefixes,
+            literal_rules,
+        }
+    }
+
+    /// Rule `rule`'s regex. A rule searched only anchored needs no
+    /// prefilter of its own (the literal pass is one).
+    fn regex(&self, rule: usize) -> &meta::Regex {
+        self.regexes[rule].get_or_init(|| {
+            let source = &self.sources[rule];
+            let anchored_only = matches!(self.starts[rule], Starts::Literals);
+            meta::Builder::new()
+                .configure(meta::Config::new().auto_prefilter(!anchored_only))
+                .build(source)
+                .unwrap_or_else(|error| {
+                    panic!("rule {source:?} must compile (a bug in the rule table): {error}")
+                })
+        })
+    }
+
+    /// Compiles every rule's regex now, so that a bad pattern fails a test
+    /// rather than the first page that reaches it.
+    #[cfg(test)]
+    pub fn build_all(&self) {
+        for rule in 0..self.regexes.len() {
+            self.regex(rule);
+        }
+    }
+
+    /// How many rules are searched whole (no finite set of first literals).
+    #[cfg(test)]
+    pub fn searched_whole(&self) -> usize {
+        self.starts
+            .iter()
+            .filter(|start| matches!(start, Starts::Anywhere))
+            .count()
+    }
+
+    /// Every rule's non-overlapping leftmost-first matches on `text`, as
+    /// `(rule, start, end)`, rule by rule in order, each rule's in order.
+    pub fn find_all(&self, text: &str) -> Vec<(usize, usize, usize)> {
+        let mut candidates: Vec<(u32, u32)> = Vec::new();
+        for hit in self.prefixes.find_overlapping_iter(text) {
+            let start = u32::try_from(hit.start()).unwrap_or(u32::MAX);
+            for &rule in &self.literal_rules[hit.pattern().as_usize()] {
+                candidates.push((rule, start));
+            }
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
+        let mut found = Vec::new();
+        let mut next = candidates.iter().peekable();
+        for rule in 0..self.regexes.len() {
+            if let Starts::Anywhere = self.starts[rule] {
+                found.extend(
+                    self.regex(rule)
+                        .find_iter(text)
+                        .filter(|hit| !hit.is_empty())
+                        .map(|hit| (rule, hit.start(), hit.end())),
+                );
+                continue;
+            }
+            let mut resume = 0;
+            while let Some(&&(candidate_rule, start)) = next.peek() {
+                if candidate_rule as usize != rule {
+                    break;
+                }
+                next.next();
+                let start = start as usize;
+                if start < resume {
+                    continue;
+                }
+                let input = Input::new(text).range(start..).anchored(Anchored::Yes);
+                if let Some(hit) = self.regex(rule).find(input)
+                    && !hit.is_empty()
+                {
+                    found.push((rule, hit.start(), hit.end()));
+                    resume = hit.end();
+                }
+            }
+        }
+        found
+    }
+}
+
+/// The literals every match of `source` starts with, cut to [`MAX_PREFIX`]
+/// bytes and without those another one prefixes; `None` when there is no
+/// finite set, or one holds the empty string (a match could start
+/// anywhere).
+fn first_literals(source: &str) -> Option<Vec<Vec<u8>>> {
+    let hir = regex_syntax::Parser::new().parse(source).ok()?;
+    let mut seq = Extractor::new()
+        .kind(ExtractKind::Prefix)
+        .limit_total(1000)
+        .extract(&hir);
+    seq.keep_first_bytes(MAX_PREFIX);
+    let mut literals: Vec<Vec<u8>> = seq
+        .literals()?
+        .iter()
+        .map(|literal| literal.as_bytes().to_vec())
+        .collect();
+    if literals.iter().any(Vec::is_empty) {
+        return None;
+    }
+    literals.sort();
+    literals.dedup();
+    // Sorted, a literal's prefixes that are literals too come right before
+    // it, among the kept ones.
+    let mut kept: Vec<Vec<u8>> = Vec::with_capacity(literals.len());
+    for literal in literals {
+        if kept.last().is_some_and(|last| literal.starts_with(last)) {
+            continue;
+        }
+        kept.push(literal);
+    }
+    Some(kept)
+}
