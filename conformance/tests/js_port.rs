@@ -153,7 +153,19 @@ fn js_port_passes_every_vector_of_its_modules() -> Result<(), Failed> {
     let port = format!("node {}", shell_quote(&script().to_string_lossy()));
     // A loaded test machine can take seconds per case; the timeout is for
     // hung ports, not slow ones.
-    let output = agentfence(&["run", "--port", &port, "--timeout", "60"]);
+    // The cases of the 2.0.0 suites the port does not follow yet must fail
+    // (not-yet-followed.txt says why); every other case must pass.
+    let behind = port_dir().join("not-yet-followed.txt");
+    let behind = behind.to_string_lossy();
+    let output = agentfence(&[
+        "run",
+        "--port",
+        &port,
+        "--timeout",
+        "60",
+        "--xfail",
+        &behind,
+    ]);
     let stdout = text(&output.stdout);
     if output.status.code() != Some(0) {
         return Err(format!(

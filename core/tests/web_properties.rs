@@ -9,8 +9,8 @@ use agentfence::fuzzing::look_alike::cyrillic_twin;
 use agentfence::web::contract::{
     check_envelope, check_idempotent, check_labels, check_planted_removed, check_strip,
 };
-use agentfence::web::strip::strip;
 use agentfence::web::envelope::{envelope, unwrap};
+use agentfence::web::strip::strip;
 use proptest::prelude::*;
 use proptest::sample::select;
 
