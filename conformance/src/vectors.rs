@@ -626,17 +626,8 @@ mod tests {
             let error = parse_retired_ids(broken).expect_err(broken);
             assert!(error.starts_with(message), "{error}");
         }
-        // The shipped list parses, whatever it holds (template 2.0.0 retired
-        // its first ids).
-        assert!(retired_ids().is_ok(), "{:?}", retired_ids());
-    }
-
-    #[test]
-    fn embedded_vectors_load() {
-        let set = VectorSet::embedded(&SuiteRegistry::standard());
-        assert!(
-            set.as_ref().is_ok_and(|set| !set.files.is_empty()),
-            "{set:?}"
-        );
+        // The shipped list parses and holds the ids chat and template 2.0.0
+        // retired.
+        assert!(retired_ids().is_ok_and(|list| !list.is_empty()));
     }
 }
