@@ -12,7 +12,10 @@
 //!
 //! `cargo bench -p agentfence-benches --features upstream-agentsec --bench web`
 
+#[path = "../../core/tests/support/rust_docs.rs"]
+mod rust_docs;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use rust_docs::{doc_root, html_files};
 
 /// Blocks of an ordinary page: markup, entities, links, lists, and one
 /// phrase ("You are now entering") that only looks like a marker.
@@ -87,37 +90,6 @@ fn strip(c: &mut Criterion) {
         );
     }
     group.finish();
-}
-
-/// The toolchain's HTML docs, or why there are none.
-fn doc_root() -> Result<std::path::PathBuf, String> {
-    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
-    let out = std::process::Command::new(&rustc)
-        .args(["--print", "sysroot"])
-        .output()
-        .map_err(|error| format!("{rustc} --print sysroot: {error}"))?;
-    let sysroot = String::from_utf8_lossy(&out.stdout).trim().to_owned();
-    let root = std::path::Path::new(&sysroot).join("share/doc/rust/html");
-    if root.is_dir() {
-        Ok(root)
-    } else {
-        Err(format!("{} is missing", root.display()))
-    }
-}
-
-fn html_files(dir: &std::path::Path, into: &mut Vec<std::path::PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = entries.flatten().map(|entry| entry.path()).collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            html_files(&path, into);
-        } else if path.extension().is_some_and(|ext| ext == "html") {
-            into.push(path);
-        }
-    }
 }
 
 fn real_pages(c: &mut Criterion) {

@@ -9,45 +9,17 @@
 //! `AGENTFENCE_SHOW_CHANGED=1` prints what was removed from each changed
 //! page.
 
-use std::path::{Path, PathBuf};
-
 use agentfence::web::strip::{STRIPPED, strip};
+
+#[path = "support/rust_docs.rs"]
+mod rust_docs;
+use rust_docs::{doc_root, html_files};
 
 /// Pages read: at least the 1,000.
 const PAGES: usize = 1_200;
 
 /// Most pages that may change, in thousandths.
 const MAX_CHANGED_PER_MILLE: usize = 5;
-
-fn doc_root() -> Result<PathBuf, String> {
-    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
-    let out = std::process::Command::new(&rustc)
-        .args(["--print", "sysroot"])
-        .output()
-        .map_err(|error| format!("{rustc} --print sysroot: {error}"))?;
-    let sysroot = String::from_utf8_lossy(&out.stdout).trim().to_owned();
-    let root = Path::new(&sysroot).join("share/doc/rust/html");
-    if root.is_dir() {
-        Ok(root)
-    } else {
-        Err(format!("{} is missing", root.display()))
-    }
-}
-
-fn html_files(dir: &Path, into: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = entries.flatten().map(|entry| entry.path()).collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            html_files(&path, into);
-        } else if path.extension().is_some_and(|ext| ext == "html") {
-            into.push(path);
-        }
-    }
-}
 
 /// The words around each `[STRIPPED]` of `out`, for the report.
 fn removals(out: &str) -> Vec<String> {
