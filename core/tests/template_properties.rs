@@ -1899,7 +1899,8 @@ mod planted {
                 format!("{} {name}{ending}", u.choose(SENTENCE_OPENINGS)?)
             }
             SecretClass::Value => {
-                let noun = if u.ratio(1, 4)? {
+                let phrase = u.ratio(1, 4)?;
+                let noun = if phrase {
                     let (verb, function_word) = *u.choose(VALUE_PHRASES)?;
                     format!("{verb} {function_word}")
                 } else {
@@ -1910,7 +1911,11 @@ mod planted {
                 let participle =
                     value.len() >= 5 && (value.ends_with("ed") || value.ends_with("ing"));
                 let last = noun.rsplit(' ').next().unwrap_or(noun);
-                if participle || vocabulary.contains_pair(last, &value) || noun == value {
+                // After a phrase, a value noun names what the value is
+                // (`connect to user ‹text›`): it is wording by the rule, not
+                // the value, so it is never planted there.
+                let names_kind = phrase && VALUE_NOUNS.contains(&value.as_str());
+                if participle || names_kind || vocabulary.contains_pair(last, &value) || noun == value {
                     return Err(arbitrary::Error::IncorrectFormat);
                 }
                 let value = match u.int_in_range(0..=3)? {

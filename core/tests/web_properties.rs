@@ -300,18 +300,6 @@ proptest! {
     }
 
     #[test]
-    fn html5_text_is_the_body_whatever_it_ends_with(
-        prose in select(PROSE.to_vec()),
-        ending in select(HTML5_ENDINGS.to_vec()),
-    ) {
-        let body = format!("{prose} {ending}");
-        prop_assume!(!body.contains('&'));
-        let out = envelope("https://x.test/", "2026-11-29T10:00:00Z", &[], &body);
-        let checked = envelope_readers::html5_text_is_body(&out, &body);
-        prop_assert!(checked.is_ok(), "{:?}", checked);
-    }
-
-    #[test]
     fn no_attribute_shows_a_quote_to_any_reader(
         src in any::<String>(),
         labels in proptest::collection::vec(any::<String>(), 0..4),
@@ -328,4 +316,27 @@ proptest! {
         let written: Vec<String> = labels.into_iter().filter(|l| !l.is_empty()).collect();
         prop_assert_eq!(back.removed_patterns, written);
     }
+}
+
+/// Every prose line with every ending an HTML5 parser reads as markup: the
+/// space is finite, so it is walked whole rather than sampled (sampling it
+/// with `&` bodies rejected ran out of cases at 6,400 cases a property).
+/// Bodies with `&` are left out: an HTML5 reader decodes entities, so its
+/// text is not the body byte for byte.
+#[test]
+fn html5_text_is_the_body_whatever_it_ends_with() {
+    let mut checked = 0;
+    for prose in PROSE {
+        for ending in HTML5_ENDINGS {
+            let body = format!("{prose} {ending}");
+            if body.contains('&') {
+                continue;
+            }
+            let out = envelope("https://x.test/", "2026-11-29T10:00:00Z", &[], &body);
+            let read = envelope_readers::html5_text_is_body(&out, &body);
+            assert!(read.is_ok(), "{body:?}: {read:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked > PROSE.len(), "only {checked} bodies were read");
 }
