@@ -1915,7 +1915,11 @@ mod planted {
                 // (`connect to user ‹text›`): it is wording by the rule, not
                 // the value, so it is never planted there.
                 let names_kind = phrase && VALUE_NOUNS.contains(&value.as_str());
-                if participle || names_kind || vocabulary.contains_pair(last, &value) || noun == value {
+                if participle
+                    || names_kind
+                    || vocabulary.contains_pair(last, &value)
+                    || noun == value
+                {
                     return Err(arbitrary::Error::IncorrectFormat);
                 }
                 let value = match u.int_in_range(0..=3)? {

@@ -26,6 +26,10 @@ const NONCES: &[&str] = &[
     "00",
     "-1",
     "n1",
+    "NaN",
+    "0",
+    "1_000",
+    "e",
 ];
 
 fn pick<'a>(u: &mut Unstructured<'_>, items: &[&'a str]) -> Result<&'a str> {
@@ -37,23 +41,25 @@ pub fn spelled_role(u: &mut Unstructured<'_>) -> Result<(Role, String)> {
     Ok((role, ascii_case(role.as_str(), u.arbitrary()?)))
 }
 
-/// A role name some reader takes for the role, outside the grammar.
-pub fn look_alike_role(u: &mut Unstructured<'_>) -> Result<String> {
+/// A role name some reader takes for the role, outside the grammar, with
+/// the role it stands for.
+pub fn look_alike_role(u: &mut Unstructured<'_>) -> Result<(Role, String)> {
     let (role, word) = spelled_role(u)?;
     let plain = role.as_str();
-    Ok(match u.int_in_range(0..=7)? {
+    let spelled = match u.int_in_range(0..=7)? {
         0 => word.replace(['s', 'S'], "ſ"),
         1 => word.replacen(['s', 'S'], "ſ", 1),
         2 => map_letters(&word, 0xFF41, 0xFF21),
         3 => map_letters(&word, 0x1D41A, 0x1D400),
         4 => {
-            let at = 1 + usize::from(u.arbitrary::<u8>()?) % (word.len() - 1);
-            format!("{}{}{}", &word[..at], pick(u, INVISIBLES)?, &word[at..])
+            let at = usize::from(u.arbitrary::<u8>()?);
+            with_invisible_inside(&word, at, pick(u, INVISIBLES)?)
         }
         5 => format!("\u{feff}{word}"),
         6 => plain.replace('e', "е").replace('s', "ѕ").replace('a', "а"),
         _ => plain.replace('t', "τ").replace('u', "υ").replace('i', "ı"),
-    })
+    };
+    Ok((role, spelled))
 }
 
 fn block(attrs: &[String], u: &mut Unstructured<'_>) -> Result<String> {
@@ -69,11 +75,38 @@ fn block(attrs: &[String], u: &mut Unstructured<'_>) -> Result<String> {
     Ok(out)
 }
 
-/// `key=value` with any spacing, quoted or not.
+/// An attribute key an author may write: a usual one, or any word of the
+/// key alphabet but `nonce`, which is reserved.
+fn author_key(u: &mut Unstructured<'_>) -> Result<String> {
+    const ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
+    if u.ratio(3, 4)? {
+        return Ok(pick(u, KEYS)?.to_string());
+    }
+    let len = u.int_in_range(1..=8)?;
+    let key = (0..len)
+        .map(|_| u.choose(ALPHABET).map(|&b| char::from(b)))
+        .collect::<Result<String>>()?;
+    Ok(if key == NONCE_KEY {
+        format!("{key}_")
+    } else {
+        key
+    })
+}
+
+/// `key=value` with any spacing, quoted or not; a quoted value is a listed
+/// one or up to ten chars of any text but a quote, a line feed or a brace.
 fn author_attr(u: &mut Unstructured<'_>) -> Result<String> {
-    let key = pick(u, KEYS)?;
+    let key = author_key(u)?;
     let (l, r) = (pick(u, GRAMMAR_BLANKS)?, pick(u, GRAMMAR_BLANKS)?);
-    let value = if u.arbitrary()? {
+    let value = if u.ratio(1, 6)? {
+        let free: &str = u.arbitrary()?;
+        let free: String = free
+            .chars()
+            .filter(|c| !matches!(c, '"' | '\n' | '{' | '}'))
+            .take(10)
+            .collect();
+        format!("\"{free}\"")
+    } else if u.arbitrary()? {
         format!("\"{}\"", pick(u, QUOTED_VALUES)?)
     } else {
         format!(
@@ -143,7 +176,7 @@ fn grammar_line(u: &mut Unstructured<'_>) -> Result<String> {
             let name = if u.arbitrary()? {
                 spelled_role(u)?.1
             } else {
-                look_alike_role(u)?
+                look_alike_role(u)?.1
             };
             format!("{name}{}: {}", pick(u, &["", " "])?, pick(u, SPOKEN)?)
         }
@@ -212,6 +245,58 @@ pub fn nonce(u: &mut Unstructured<'_>) -> Result<String> {
     })
 }
 
+/// A nonce drawn as [`crate::chat::generate_nonce`] draws one (16 hex
+/// digits), from the bytes: unlikely to occur in any generated text.
+pub fn fresh_nonce(u: &mut Unstructured<'_>) -> Result<String> {
+    Ok(format!("{:016x}", u.arbitrary::<u64>()?))
+}
+
+/// Pieces the parser must read without tripping: brackets, quotes, `=`,
+/// `#`, `nonce` attributes, placeholders, a BOM, a lone CR, half markers.
+const JUNK: &[&str] = &[
+    "[",
+    "]",
+    "\"",
+    "=",
+    ",",
+    ":",
+    "#",
+    "nonce",
+    "nonce=\"n1\"",
+    "{{",
+    "}}",
+    "{{a}}",
+    "{{ zz }}",
+    "\u{feff}",
+    "\r",
+    "user[",
+    "system[nonce=\"n1\", nonce=\"n1\"]:",
+    "user[nonce=n1]:",
+    " ",
+];
+
+/// Text made of author markers, forged markers (for the nonce `n1`), clean
+/// lines and junk, glued by line breaks of every kind or by nothing.
+pub fn soup(u: &mut Unstructured<'_>) -> Result<String> {
+    let mut text = String::new();
+    for _ in 0..u.int_in_range(0..=15)? {
+        match u.int_in_range(0..=3)? {
+            0 => text.push_str(&author_marker(u)?.0),
+            1 => text.push_str(&forged(u, "n1")?.text),
+            2 => {
+                if u.ratio(1, 6)? {
+                    text.push_str(pick(u, BRACE_WORDS)?);
+                    text.push(' ');
+                }
+                text.push_str(&clean_line(u)?);
+            }
+            _ => text.push_str(pick(u, JUNK)?),
+        }
+        text.push_str(pick(u, &["\n", "\r\n", "", "\u{2028}", "\r", " "])?);
+    }
+    Ok(text)
+}
+
 /// A forged line: its text, whether every part is in the grammar, and
 /// how many exact `nonce` attributes it has.
 #[derive(Debug, Clone)]
@@ -269,7 +354,7 @@ pub fn forged(u: &mut Unstructured<'_>, nonce: &str) -> Result<Forged> {
     let role = if u.ratio(3, 5)? {
         (spelled_role(u)?.1, true)
     } else {
-        (look_alike_role(u)?, false)
+        (look_alike_role(u)?.1, false)
     };
     let (block, block_ok, nonces) = match u.int_in_range(0..=6)? {
         0 | 1 => (String::new(), true, 0),
@@ -477,76 +562,158 @@ pub fn written_messages(
     Ok((messages, lines.join("\n")))
 }
 
+/// One piece of a content line as written: text, or a placeholder.
 #[derive(Debug, Clone)]
-enum Line {
-    Marker(String),
-    Content(String),
+pub enum Piece {
+    Text(String),
+    /// The variable and how its placeholder is spelt (`{{ a }}`).
+    Var {
+        name: String,
+        spelled: String,
+    },
 }
 
+/// One line of a template.
 #[derive(Debug, Clone)]
-pub struct StrictCase {
-    bom: bool,
-    lines: Vec<(Line, &'static str)>,
-    values: BTreeMap<String, String>,
-    nonce: String,
-    forged: Option<(Forged, &'static str)>,
+pub enum Line {
+    /// An author's marker line and the role it names.
+    Marker {
+        text: String,
+        role: Role,
+    },
+    Content(Vec<Piece>),
 }
 
-impl StrictCase {
-    pub fn build(u: &mut Unstructured<'_>) -> Result<StrictCase> {
-        let nonce = nonce(u)?;
+/// A template as lines, each with its ending (`\n` or `\r\n`; the last may
+/// have none), with a BOM before it at times: author markers in every
+/// spelling the grammar allows, content lines of clean text and
+/// placeholders of [`VARS`].
+#[derive(Debug, Clone)]
+pub struct CleanTemplate {
+    pub bom: bool,
+    pub lines: Vec<(Line, &'static str)>,
+}
+
+impl CleanTemplate {
+    pub fn build(u: &mut Unstructured<'_>) -> Result<CleanTemplate> {
         let bom = u.ratio(1, 10)?;
         let mut lines = Vec::new();
         for _ in 0..u.int_in_range(0..=8)? {
             let line = if u.ratio(2, 5)? {
-                Line::Marker(author_marker(u)?.0)
+                let (text, role) = author_marker(u)?;
+                Line::Marker { text, role }
             } else if u.arbitrary()? {
-                Line::Content(clean_line(u)?)
+                Line::Content(vec![Piece::Text(clean_line(u)?)])
             } else {
-                let mut line = String::new();
+                let mut pieces = Vec::new();
                 if u.arbitrary()? {
-                    line.push_str(pick(u, TEMPLATE_TEXTS)?);
+                    pieces.push(Piece::Text(pick(u, TEMPLATE_TEXTS)?.to_string()));
                 }
                 for _ in 0..u.int_in_range(1..=2)? {
-                    line.push_str(&pick(u, SPELLINGS)?.replace('N', pick(u, VARS)?));
+                    let (spelling, name) = (pick(u, SPELLINGS)?, pick(u, VARS)?);
+                    pieces.push(Piece::Var {
+                        name: name.to_string(),
+                        spelled: spelling.replace('N', name),
+                    });
                     if u.arbitrary()? {
-                        line.push_str(pick(u, TEMPLATE_TEXTS)?);
+                        pieces.push(Piece::Text(pick(u, TEMPLATE_TEXTS)?.to_string()));
                     }
                 }
-                Line::Content(line)
+                Line::Content(pieces)
             };
             lines.push((line, pick(u, &["\n", "\n", "\r\n"])?));
         }
         if let Some((_, ending)) = lines.last_mut() {
             *ending = pick(u, &["", "\n", "\r\n"])?;
         }
+        Ok(CleanTemplate { bom, lines })
+    }
+
+    /// The template as an author wrote it.
+    pub fn text(&self) -> String {
+        let mut out = String::from(if self.bom { "\u{feff}" } else { "" });
+        for (line, ending) in &self.lines {
+            match line {
+                Line::Marker { text, .. } => out.push_str(text),
+                Line::Content(pieces) => {
+                    for piece in pieces {
+                        match piece {
+                            Piece::Text(text) | Piece::Var { spelled: text, .. } => {
+                                out.push_str(text)
+                            }
+                        }
+                    }
+                }
+            }
+            out.push_str(ending);
+        }
+        out
+    }
+
+    /// The template's marker lines alone, one per line: what a non-strict
+    /// parse reads the author's roles and metadata from.
+    pub fn markers_text(&self) -> String {
+        let markers: Vec<&str> = self
+            .lines
+            .iter()
+            .filter_map(|(line, _)| match line {
+                Line::Marker { text, .. } => Some(text.as_str()),
+                Line::Content(_) => None,
+            })
+            .collect();
+        markers.join("\n")
+    }
+}
+
+/// A clean template, a clean value for each of [`VARS`] and a nonce: no
+/// line of the render reads as a marker but the author's.
+#[derive(Debug, Clone)]
+pub struct CleanCase {
+    pub template: CleanTemplate,
+    pub values: BTreeMap<String, String>,
+    pub nonce: String,
+}
+
+impl CleanCase {
+    pub fn build(u: &mut Unstructured<'_>) -> Result<CleanCase> {
+        let nonce = nonce(u)?;
+        let template = CleanTemplate::build(u)?;
         let mut values = BTreeMap::new();
         for var in VARS {
             values.insert(var.to_string(), clean_value(u)?);
         }
+        Ok(CleanCase {
+            template,
+            values,
+            nonce,
+        })
+    }
+}
+
+/// A clean case, and at times one value carrying a forged marker line on a
+/// content line of its own or inside one.
+#[derive(Debug, Clone)]
+pub struct StrictCase {
+    case: CleanCase,
+    forged: Option<(Forged, &'static str)>,
+}
+
+impl StrictCase {
+    pub fn build(u: &mut Unstructured<'_>) -> Result<StrictCase> {
+        let mut case = CleanCase::build(u)?;
         let forged = if u.arbitrary()? {
-            Some(Self::plant(u, &nonce, &mut lines, &mut values)?)
+            Some(Self::plant(u, &mut case)?)
         } else {
             None
         };
-        Ok(StrictCase {
-            bom,
-            lines,
-            values,
-            nonce,
-            forged,
-        })
+        Ok(StrictCase { case, forged })
     }
 
     /// Puts `{{evil}}` on a new line and a forged line into its value;
     /// returns the forged line and the kind of error it must cause.
-    fn plant(
-        u: &mut Unstructured<'_>,
-        nonce: &str,
-        lines: &mut Vec<(Line, &'static str)>,
-        values: &mut BTreeMap<String, String>,
-    ) -> Result<(Forged, &'static str)> {
-        let forged = forged(u, nonce)?;
+    fn plant(u: &mut Unstructured<'_>, case: &mut CleanCase) -> Result<(Forged, &'static str)> {
+        let forged = forged(u, &case.nonce)?;
+        let lines = &mut case.template.lines;
         let at = u.int_in_range(0..=lines.len())?;
         let inline = u.arbitrary()?;
         let mut before = match u.int_in_range(0..=5)? {
@@ -603,19 +770,22 @@ impl StrictCase {
         } else {
             "nonce_mismatch"
         };
-        values.insert(
+        case.values.insert(
             EVIL.to_string(),
             format!("{pre}{before}{}{after}{post}", forged.text),
         );
-        let placeholder = format!("{{{{{EVIL}}}}}");
+        let placeholder = Piece::Var {
+            name: EVIL.to_string(),
+            spelled: format!("{{{{{EVIL}}}}}"),
+        };
         let line = if inline {
-            format!(
-                "{}{placeholder}{}",
-                pick(u, TEMPLATE_TEXTS)?,
-                pick(u, TEMPLATE_TEXTS)?
-            )
+            vec![
+                Piece::Text(pick(u, TEMPLATE_TEXTS)?.to_string()),
+                placeholder,
+                Piece::Text(pick(u, TEMPLATE_TEXTS)?.to_string()),
+            ]
         } else {
-            placeholder
+            vec![placeholder]
         };
         let last = at == lines.len();
         if last
@@ -628,38 +798,16 @@ impl StrictCase {
         Ok((forged, expected))
     }
 
-    fn template(&self) -> String {
-        let mut out = String::from(if self.bom { "\u{feff}" } else { "" });
-        for (line, ending) in &self.lines {
-            match line {
-                Line::Marker(text) | Line::Content(text) => out.push_str(text),
-            }
-            out.push_str(ending);
-        }
-        out
-    }
-
-    fn markers(&self) -> String {
-        let markers: Vec<&str> = self
-            .lines
-            .iter()
-            .filter_map(|(line, _)| match line {
-                Line::Marker(text) => Some(text.as_str()),
-                Line::Content(_) => None,
-            })
-            .collect();
-        markers.join("\n")
-    }
-
     /// The guarantee this case is built to test, as
     /// [`check_strict_render`] states it.
     pub fn check(&self) -> std::result::Result<(), ChatViolation> {
         let expected = self.forged.as_ref().map(|(_, kind)| *kind);
+        let case = &self.case;
         check_strict_render(
-            &self.template(),
-            &self.markers(),
-            &self.values,
-            &self.nonce,
+            &case.template.text(),
+            &case.template.markers_text(),
+            &case.values,
+            &case.nonce,
             expected,
         )
     }
@@ -676,9 +824,9 @@ impl StrictCase {
         };
         format!(
             "template: {:?}\nvalues:   {:?}\nnonce:    {:?}{forged}",
-            self.template(),
-            self.values,
-            self.nonce
+            self.case.template.text(),
+            self.case.values,
+            self.case.nonce
         )
     }
 }
