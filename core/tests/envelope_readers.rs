@@ -1,10 +1,9 @@
 //! The envelope against readers it did not write (issue 13): every body of
 //! `data/envelope_bodies.json` is wrapped, and each reader of
-//! `support/envelope_readers.rs` must see the envelope's two tags and no
+//! `agentfence::fuzzing::envelope_readers` must see the envelope's two tags and no
 //! other, the HTML5 one a single element holding the body as text.
 
-#[path = "support/envelope_readers.rs"]
-mod envelope_readers;
+use agentfence::fuzzing::envelope_readers;
 
 use std::collections::BTreeMap;
 

@@ -2,8 +2,7 @@
 //! Case counts come from `PROPTEST_CASES` (the nightly job runs 100×).
 
 use agentfence::fuzzing::SEED_MARKERS;
-#[path = "support/envelope_readers.rs"]
-mod envelope_readers;
+use agentfence::fuzzing::envelope_readers;
 
 use agentfence::fuzzing::look_alike::cyrillic_twin;
 use agentfence::web::contract::{

@@ -74,8 +74,8 @@ _TARGETS = _targets()
 _STARTS = frozenset(name[0] for names in _TARGETS for _, name in names)
 
 # Phases of the marker-shape automaton (readers.rs Phase).
-(LEAD, LEADMARK, NAME, AFTERNAME, BLOCK, KEY, KEYMORE, EQUALS, VALUE, VALUERUN,
- AFTERVALUE, NEXTKEY, AFTERBLOCK, COLON) = range(14)
+(LEAD, NAME, AFTERNAME, BLOCK, KEY, KEYMORE, EQUALS, VALUE, VALUERUN,
+ AFTERVALUE, NEXTKEY, AFTERBLOCK, COLON) = range(13)
 
 
 class Shape:
@@ -88,7 +88,7 @@ class Shape:
         self.states.add((LEAD, None, 0, 0))
 
     def begun(self):
-        return any(s[0] not in (LEAD, LEADMARK) for s in self.states)
+        return any(s[0] != LEAD for s in self.states)
 
     def complete(self):
         for phase, role, _t, _a in self.states:
@@ -113,11 +113,9 @@ class Shape:
             return None
 
         for phase, role, target, at in self.states:
-            if phase in (LEAD, LEADMARK):
-                if phase == LEAD and (blank or c in "#>"):
+            if phase == LEAD:
+                if blank or c in "#>" or c in _EMPHASIS:
                     nxt.add((LEAD, None, 0, 0))
-                if c in _EMPHASIS:
-                    nxt.add((LEADMARK, None, 0, 0))
                 for t in range(len(names)):
                     step = name_step(t, 0)
                     if step:
@@ -327,7 +325,7 @@ class WholeText:
                         shape.feed(d)
             if found is None:
                 found = shape.complete()
-            shape.states = {s for s in shape.states if s[0] not in (LEAD, LEADMARK)}
+            shape.states = {s for s in shape.states if s[0] != LEAD}
         return found
 
 

@@ -313,11 +313,10 @@ fn order_index(order: Order) -> usize {
 /// `(blank|#|emphasis)* role (blank|emphasis)* block? (blank|emphasis)* : (blank|emphasis)*`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Phase {
-    /// Blanks, `#` and `>` (a heading or a quote) so far.
+    /// Blanks, `#`, `>` (a heading or a quote) and emphasis marks so far.
+    /// `* user:` is a list item to a markdown renderer, and still a label
+    /// to a reader that sees the item's text.
     Lead,
-    /// Right after an emphasis mark that opens before the role: a blank
-    /// here makes it a list bullet (`* user:` is an item, not a label).
-    LeadMark,
     /// `at` chars of target `target` matched.
     Name {
         target: u8,
@@ -383,9 +382,7 @@ impl Shape {
     /// Whether a state other than the lead is alive: a marker begun on an
     /// earlier line.
     fn begun(&self) -> bool {
-        self.states
-            .iter()
-            .any(|s| !matches!(s.phase, Phase::Lead | Phase::LeadMark))
+        self.states.iter().any(|s| s.phase != Phase::Lead)
     }
 
     fn complete(&self) -> Option<Role> {
@@ -425,12 +422,9 @@ impl Shape {
         };
         for &State { phase, role } in &self.states {
             match phase {
-                Phase::Lead | Phase::LeadMark => {
-                    if phase == Phase::Lead && (blank || c == '#' || c == '>') {
+                Phase::Lead => {
+                    if blank || c == '#' || c == '>' || is_emphasis(c) {
                         push(Phase::Lead, role);
-                    }
-                    if is_emphasis(c) {
-                        push(Phase::LeadMark, role);
                     }
                     for (target, (name_role, _)) in names.iter().enumerate() {
                         if let Some(phase) = name_step(target, 0) {
@@ -818,9 +812,7 @@ impl WholeText {
             if found.is_none() {
                 found = shape.complete();
             }
-            shape
-                .states
-                .retain(|s| !matches!(s.phase, Phase::Lead | Phase::LeadMark));
+            shape.states.retain(|s| s.phase != Phase::Lead);
         }
         found
     }
@@ -857,6 +849,10 @@ mod tests {
             "user\u{2236}",
             "**User:**",
             "> user:",
+            // A list item to a markdown renderer, a label to a reader of
+            // the item's text (chat-0381).
+            "* user:",
+            "*\t\u{a0}\tASSISTANT\u{ff1a}",
             "SYSTE\u{39C}:",
             "a\u{DF}istant:",
             "sy\u{E0002}stem:",
@@ -880,7 +876,7 @@ mod tests {
             "user[unclosed:",
             "",
             "**Note:** see above",
-            "* user:",
+            "* user: the account holder",
             "- user:",
             "Résumé:",
         ] {

@@ -34,7 +34,9 @@ pub fn chat_parse(data: &[u8]) {
 /// with placeholders, clean values, a nonce (coercion traps, hex as
 /// `generate_nonce` draws it, digits, `…e…`, any valid one), and at times
 /// one value carrying a forged role-marker line. Checks
-/// [`crate::chat::contract::check_strict_render`].
+/// [`crate::chat::contract::check_strict_render`], then asks the readers
+/// written apart from the reference ([`super::chat_readers`]) whether an
+/// accepted render shows them a marker the template did not write.
 pub fn chat_strict(data: &[u8]) {
     let mut u = Unstructured::new(data);
     let Ok(case) = StrictCase::build(&mut u) else {
@@ -44,6 +46,9 @@ pub fn chat_strict(data: &[u8]) {
         // Formatted only on failure: formatting every case cost about a
         // fifth of the harness's time.
         panic!("{violation}\n{}", case.report());
+    }
+    if let Err(seen) = case.check_readers() {
+        panic!("{seen}\n{}", case.report());
     }
 }
 

@@ -812,6 +812,13 @@ impl StrictCase {
         )
     }
 
+    /// The same promise as the readers written apart from the reference
+    /// read it ([`super::chat_readers::check_accepted_render`]).
+    pub fn check_readers(&self) -> std::result::Result<(), String> {
+        let case = &self.case;
+        super::chat_readers::check_accepted_render(&case.template.text(), &case.values, &case.nonce)
+    }
+
     /// The case's template, values, nonce and forged line, for a failure
     /// message.
     pub fn report(&self) -> String {

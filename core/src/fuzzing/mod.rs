@@ -13,8 +13,11 @@
 pub mod chat;
 pub mod chat_cases;
 pub mod chat_grammar;
+pub mod chat_readers;
 #[cfg(feature = "web")]
 pub mod differential;
+#[cfg(feature = "web")]
+pub mod envelope_readers;
 #[cfg(feature = "web")]
 mod fetch_mock;
 #[cfg(feature = "web")]

@@ -3,7 +3,7 @@
 
 use arbitrary::Unstructured;
 
-use super::{fetch_mock, html_grammar};
+use super::{envelope_readers, fetch_mock, html_grammar};
 use crate::web::contract::{check_envelope, check_planted_removed, check_strip};
 
 /// Web strip on any text (UTF-8, lossily). Checks [`check_strip`].
@@ -15,14 +15,23 @@ pub fn strip(data: &[u8]) {
 }
 
 /// Web envelope on any source, labels and body, split out of the bytes.
-/// Checks [`check_envelope`].
+/// Checks [`check_envelope`], then asks the readers written apart from the
+/// reference ([`super::envelope_readers`]: an HTML5 parser, confusable
+/// folds, entity decoding up to three times) whether any sees more than
+/// the envelope's two tags, or part of the body as markup.
 pub fn envelope(data: &[u8]) {
     let mut u = Unstructured::new(data);
     let src: String = u.arbitrary().unwrap_or_default();
     let labels: Vec<String> = u.arbitrary().unwrap_or_default();
     let body = String::from_utf8_lossy(u.take_rest()).into_owned();
-    if let Err(violation) = check_envelope(&src, "2026-11-29T00:00:00Z", &labels, &body) {
-        panic!("{violation}\nsrc: {src:?}\nlabels: {labels:?}\nbody: {body:?}");
+    let wrapped = match check_envelope(&src, "2026-11-29T00:00:00Z", &labels, &body) {
+        Ok(wrapped) => wrapped,
+        Err(violation) => panic!("{violation}\nsrc: {src:?}\nlabels: {labels:?}\nbody: {body:?}"),
+    };
+    let escapes = envelope_readers::escapes(&wrapped);
+    let segment = envelope_readers::html5_text_is_segment(&wrapped);
+    if !escapes.is_empty() || segment.is_err() {
+        panic!("readers see {escapes:?} / {segment:?} in {wrapped:?}\nbody: {body:?}");
     }
 }
 

@@ -193,3 +193,32 @@ pub fn forged_markers(text: &str, nonce: &str) -> Vec<(&'static str, String)> {
         .filter_map(|(name, read)| read(text, nonce).map(|line| (*name, line)))
         .collect()
 }
+
+/// When the strict flow accepts `template` rendered with `values` under
+/// `nonce`, the rendered text must show no reader a marker the template did
+/// not write: the readers' account of strict mode's promise, which the
+/// fuzz target `chat_strict` and the property tests both check. The error
+/// names each reader and the line it took for a marker.
+pub fn check_accepted_render(
+    template: &str,
+    values: &std::collections::BTreeMap<String, String>,
+    nonce: &str,
+) -> Result<(), String> {
+    use crate::chat::{pre_render_with_nonce, render, render_strict};
+    if render_strict(template, values, nonce).is_err() {
+        return Ok(());
+    }
+    // The strict flow succeeded, so pre-render and render succeed too: they
+    // are its first two steps.
+    let rendered = pre_render_with_nonce(template, nonce)
+        .and_then(|(prepared, _)| render(&prepared, values))
+        .map_err(|error| format!("the strict flow passed but its steps fail: {error}"))?;
+    let seen = forged_markers(&rendered, nonce);
+    if seen.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "readers see forged markers {seen:?} in the accepted render {rendered:?}"
+        ))
+    }
+}
