@@ -29,7 +29,7 @@
 //! small automaton of the loose marker shape runs over it for each way of
 //! splitting; spacing and `#` runs are allowed wherever the spec allows
 //! one. The tests implement each reader again, separately
-//! (`core/tests/support/chat_readers.rs`).
+//! (`agentfence::fuzzing::chat_readers`).
 
 use std::sync::OnceLock;
 

@@ -4,6 +4,7 @@
 use arbitrary::Unstructured;
 
 use super::chat_cases::{self, StrictCase};
+use super::chat_readers;
 use crate::chat::Context;
 use crate::chat::contract::{check_parse, check_round_trip};
 
@@ -55,7 +56,8 @@ pub fn chat_strict(data: &[u8]) {
 /// Chat round trip: messages (any role spelling, author metadata written
 /// quoted or not, content lines no reader takes for a marker) written out
 /// with a nonce (hex as `generate_nonce` draws it, or a coercion trap)
-/// and without one. Checks [`check_round_trip`] both ways.
+/// and without one. Checks [`check_round_trip`] both ways, and that with the
+/// nonce no reader of [`chat_readers`] sees a marker but the written ones.
 pub fn chat_roundtrip(data: &[u8]) {
     let mut u = Unstructured::new(data);
     let Ok(nonce) = chat_cases::nonce(&mut u) else {
@@ -67,6 +69,14 @@ pub fn chat_roundtrip(data: &[u8]) {
         };
         if let Err(violation) = check_round_trip(&messages, &text, nonce) {
             panic!("{violation} (nonce {nonce:?})");
+        }
+        // Written with the nonce, the text's only markers are its own: no
+        // reader written apart from the reference may see another.
+        if let Some(nonce) = nonce {
+            let seen = chat_readers::forged_markers(&text, nonce);
+            if !seen.is_empty() {
+                panic!("readers see forged markers {seen:?} in {text:?}");
+            }
         }
     }
 }

@@ -14,7 +14,8 @@ pub fn strip(data: &[u8]) {
     }
 }
 
-/// Web envelope on any source, labels and body, split out of the bytes.
+/// Web envelope on any source, labels and body, split out of the bytes;
+/// the body raw, or built by [`html_grammar::hostile_body`].
 /// Checks [`check_envelope`], then asks the readers written apart from the
 /// reference ([`super::envelope_readers`]: an HTML5 parser, confusable
 /// folds, entity decoding up to three times) whether any sees more than
@@ -23,7 +24,12 @@ pub fn envelope(data: &[u8]) {
     let mut u = Unstructured::new(data);
     let src: String = u.arbitrary().unwrap_or_default();
     let labels: Vec<String> = u.arbitrary().unwrap_or_default();
-    let body = String::from_utf8_lossy(u.take_rest()).into_owned();
+    // Half the runs wrap a body the web generator built to escape (a
+    // padded tag, an ending HTML5 reads as markup), half the raw rest.
+    let body = match u.arbitrary::<bool>() {
+        Ok(true) => html_grammar::hostile_body(&mut u).unwrap_or_default(),
+        _ => String::from_utf8_lossy(u.take_rest()).into_owned(),
+    };
     let wrapped = match check_envelope(&src, "2026-11-29T00:00:00Z", &labels, &body) {
         Ok(wrapped) => wrapped,
         Err(violation) => panic!("{violation}\nsrc: {src:?}\nlabels: {labels:?}\nbody: {body:?}"),
