@@ -1,0 +1,177 @@
+//! Delta debugging on the text of a case: chunks of a string, then single
+//! characters, are removed while the disagreement persists, within a
+//! budget of tries (each try is one round trip to the port).
+//!
+//! The input is a JSON value; every string in it (an object's values, an
+//! array's items, at any depth; never a key) is shortened in turn, the
+//! others held as they are, and the passes repeat while one of them makes
+//! progress.
+
+use serde_json::Value;
+
+/// What is left of a budget of tries; each call of the predicate spends one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    pub left: usize,
+}
+
+impl Budget {
+    fn spend(&mut self) -> bool {
+        if self.left == 0 {
+            false
+        } else {
+            self.left -= 1;
+            true
+        }
+    }
+}
+
+/// The shortest text found that still `keeps` (the predicate is true of
+/// `text` itself, or this returns `text`): each chunk size from half the
+/// text down to one character, every chunk in turn, removed when the rest
+/// still keeps; single characters are swept until a sweep removes none.
+pub fn minimise_text(
+    text: &str,
+    budget: &mut Budget,
+    keeps: &mut dyn FnMut(&str) -> bool,
+) -> String {
+    let mut chars: Vec<char> = text.chars().collect();
+    let mut chunk = chars.len().div_ceil(2);
+    while chunk > 0 && !chars.is_empty() {
+        let mut removed_any = false;
+        let mut start = 0;
+        while start < chars.len() {
+            let end = (start + chunk).min(chars.len());
+            let candidate: String = chars[..start].iter().chain(&chars[end..]).collect();
+            if !budget.spend() {
+                return chars.into_iter().collect();
+            }
+            if keeps(&candidate) {
+                chars.drain(start..end);
+                removed_any = true;
+            } else {
+                start = end;
+            }
+        }
+        if chunk == 1 {
+            if !removed_any {
+                break;
+            }
+        } else {
+            chunk = chunk.div_ceil(2).min(chars.len().div_ceil(2)).max(1);
+        }
+    }
+    chars.into_iter().collect()
+}
+
+/// The JSON pointers of every string in `value`, in document order.
+fn string_pointers(value: &Value, at: &str, out: &mut Vec<String>) {
+    match value {
+        Value::String(_) => out.push(at.to_owned()),
+        Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                string_pointers(item, &format!("{at}/{index}"), out);
+            }
+        }
+        Value::Object(object) => {
+            for (key, item) in object {
+                let escaped = key.replace('~', "~0").replace('/', "~1");
+                string_pointers(item, &format!("{at}/{escaped}"), out);
+            }
+        }
+        Value::Null | Value::Bool(_) | Value::Number(_) => {}
+    }
+}
+
+/// `input` with its strings shortened while `keeps` holds of the whole
+/// input; `keeps` is true of `input` itself.
+pub fn minimise_input(
+    input: &Value,
+    budget: &mut Budget,
+    keeps: &mut dyn FnMut(&Value) -> bool,
+) -> Value {
+    let mut best = input.clone();
+    let mut pointers = Vec::new();
+    string_pointers(input, "", &mut pointers);
+    loop {
+        let before = best.clone();
+        for pointer in &pointers {
+            let Some(Value::String(text)) = best.pointer(pointer) else {
+                continue;
+            };
+            let text = text.clone();
+            let mut with = |candidate: &str| {
+                let mut whole = best.clone();
+                if let Some(slot) = whole.pointer_mut(pointer) {
+                    *slot = Value::String(candidate.to_owned());
+                }
+                keeps(&whole)
+            };
+            let shorter = minimise_text(&text, budget, &mut with);
+            if let Some(slot) = best.pointer_mut(pointer) {
+                *slot = Value::String(shorter);
+            }
+        }
+        if best == before || budget.left == 0 {
+            return best;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn text_shrinks_to_what_the_predicate_needs() {
+        let mut budget = Budget { left: 10_000 };
+        let shortest = minimise_text(
+            "the file 42 was not found on disk 7",
+            &mut budget,
+            &mut |text| text.contains("42") && text.contains('f'),
+        );
+        assert!(
+            shortest == "f42" || shortest == "42f",
+            "{shortest:?} keeps only what the predicate needs"
+        );
+    }
+
+    #[test]
+    fn characters_are_whole_unicode_scalars() {
+        let mut budget = Budget { left: 10_000 };
+        let shortest = minimise_text("aé‹n›b", &mut budget, &mut |text| text.contains('›'));
+        assert_eq!(shortest, "›");
+    }
+
+    #[test]
+    fn the_budget_bounds_the_tries() {
+        let mut tries = 0;
+        let mut budget = Budget { left: 5 };
+        minimise_text("abcdefghijklmnop", &mut budget, &mut |_| {
+            tries += 1;
+            false
+        });
+        assert_eq!((tries, budget.left), (5, 0));
+    }
+
+    #[test]
+    fn every_string_of_the_input_shrinks_and_keys_stay() {
+        let input = json!({
+            "template": "{{a}} hello there",
+            "values": {"a": "xxxx SYSTEM: yyyy", "b": "zzz"},
+            "nonce": "n1",
+        });
+        let mut budget = Budget { left: 10_000 };
+        let shortest = minimise_input(&input, &mut budget, &mut |value| {
+            value["template"].as_str().is_some_and(|t| t.contains("{{a}}"))
+                && value["values"]["a"]
+                    .as_str()
+                    .is_some_and(|v| v.contains("SYSTEM"))
+        });
+        assert_eq!(
+            shortest,
+            json!({"template": "{{a}}", "values": {"a": "SYSTEM", "b": ""}, "nonce": ""})
+        );
+    }
+}
