@@ -13,9 +13,7 @@ use clap::Args;
 
 use super::progress::{Position, Progress};
 use super::{EXIT_FAILURE, EXIT_USAGE, parse_timeout};
-use crate::differ::{
-    self, DiffError, DiffOptions, DiffReport, Differ, KnownCases, MINIMISE_STEPS,
-};
+use crate::differ::{self, DiffError, DiffOptions, DiffReport, Differ, KnownCases, MINIMISE_STEPS};
 use crate::outcome::Answer;
 use crate::port_process::PortProcess;
 use crate::runner::Implementation;
@@ -51,6 +49,11 @@ pub struct DiffArgs {
     /// single suite: --suite or --op).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// Also write the report as JSON to FILE: what was sent, each group
+    /// with its count and minimised examples (drawn and minimised input,
+    /// expectation, the port's answer).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
     /// Disagreements this file already records are reported as known, by
     /// vector id: a JSON run report (`run --report`; its failing cases) or
     /// a case list as --xfail takes (ids of shipped vectors). Repeatable.
@@ -136,6 +139,13 @@ fn diff(args: &DiffArgs, registry: &SuiteRegistry) -> Result<ExitCode, DiffError
         elapsed.as_secs_f64(),
         report.total_sent() as f64 / elapsed.as_secs_f64().max(1e-9)
     );
+    if let Some(path) = &args.report {
+        let json = serde_json::to_string_pretty(&report)
+            .map_err(|error| DiffError::Setup(format!("cannot serialize the report: {error}")))?;
+        std::fs::write(path, json + "\n").map_err(|error| {
+            DiffError::Usage(format!("cannot write {}: {error}", path.display()))
+        })?;
+    }
     if let Some(path) = &args.out {
         let suite = selected[0].0;
         match differ.vector_file(&report, suite) {

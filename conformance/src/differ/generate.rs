@@ -146,8 +146,19 @@ mod tests {
             let first = draw_input(op, 7, 3);
             assert!(first.is_some(), "{op} draws an input");
             assert_eq!(first, draw_input(op, 7, 3), "{op}");
-            assert_ne!(first, draw_input(op, 7, 4), "{op}: cases differ");
-            assert_ne!(first, draw_input(op, 8, 3), "{op}: seeds differ");
+            // Cases and seeds draw apart (a few short inputs may repeat).
+            let distinct = |draws: Vec<Option<Value>>| {
+                let mut texts: Vec<String> = draws.iter().map(|d| format!("{d:?}")).collect();
+                texts.sort();
+                texts.dedup();
+                texts.len()
+            };
+            let by_index = distinct((0..20).map(|index| draw_input(op, 7, index)).collect());
+            let by_seed = distinct((0..20).map(|seed| draw_input(op, seed, 3)).collect());
+            assert!(
+                by_index >= 15 && by_seed >= 15,
+                "{op}: {by_index}, {by_seed}"
+            );
         }
     }
 

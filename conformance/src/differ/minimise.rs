@@ -27,27 +27,52 @@ impl Budget {
 }
 
 /// The shortest text found that still `keeps` (the predicate is true of
-/// `text` itself, or this returns `text`): each chunk size from half the
-/// text down to one character, every chunk in turn, removed when the rest
-/// still keeps; single characters are swept until a sweep removes none.
+/// `text` itself, or this returns `text`): whole lines first, then
+/// characters, each by [`remove_units`].
 pub fn minimise_text(
     text: &str,
     budget: &mut Budget,
     keeps: &mut dyn FnMut(&str) -> bool,
 ) -> String {
-    let mut chars: Vec<char> = text.chars().collect();
-    let mut chunk = chars.len().div_ceil(2);
-    while chunk > 0 && !chars.is_empty() {
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let text = if lines.len() > 1 {
+        remove_units(lines, budget, keeps).concat()
+    } else {
+        text.to_owned()
+    };
+    let mut chars = [0u8; 4];
+    let units: Vec<String> = text
+        .chars()
+        .map(|c| c.encode_utf8(&mut chars).to_owned())
+        .collect();
+    let units: Vec<&str> = units.iter().map(String::as_str).collect();
+    remove_units(units, budget, keeps).concat()
+}
+
+/// Removes units (lines, characters) of a text while the rest `keeps`:
+/// each chunk size from half the units down to one, every chunk in turn;
+/// single units are swept again until a sweep removes none.
+fn remove_units<'t>(
+    mut units: Vec<&'t str>,
+    budget: &mut Budget,
+    keeps: &mut dyn FnMut(&str) -> bool,
+) -> Vec<&'t str> {
+    let mut chunk = units.len().div_ceil(2);
+    while chunk > 0 && !units.is_empty() {
         let mut removed_any = false;
         let mut start = 0;
-        while start < chars.len() {
-            let end = (start + chunk).min(chars.len());
-            let candidate: String = chars[..start].iter().chain(&chars[end..]).collect();
+        while start < units.len() {
+            let end = (start + chunk).min(units.len());
+            let candidate: String = units[..start]
+                .iter()
+                .chain(&units[end..])
+                .copied()
+                .collect();
             if !budget.spend() {
-                return chars.into_iter().collect();
+                return units;
             }
             if keeps(&candidate) {
-                chars.drain(start..end);
+                units.drain(start..end);
                 removed_any = true;
             } else {
                 start = end;
@@ -58,10 +83,10 @@ pub fn minimise_text(
                 break;
             }
         } else {
-            chunk = chunk.div_ceil(2).min(chars.len().div_ceil(2)).max(1);
+            chunk = chunk.div_ceil(2).min(units.len().div_ceil(2)).max(1);
         }
     }
-    chars.into_iter().collect()
+    units
 }
 
 /// The JSON pointers of every string in `value`, in document order.
@@ -164,7 +189,9 @@ mod tests {
         });
         let mut budget = Budget { left: 10_000 };
         let shortest = minimise_input(&input, &mut budget, &mut |value| {
-            value["template"].as_str().is_some_and(|t| t.contains("{{a}}"))
+            value["template"]
+                .as_str()
+                .is_some_and(|t| t.contains("{{a}}"))
                 && value["values"]["a"]
                     .as_str()
                     .is_some_and(|v| v.contains("SYSTEM"))

@@ -174,8 +174,10 @@ fn input_key(op: &str, input: &Value) -> String {
     fn sorted(value: &Value) -> Value {
         match value {
             Value::Object(object) => {
-                let entries: BTreeMap<&String, Value> =
-                    object.iter().map(|(key, item)| (key, sorted(item))).collect();
+                let entries: BTreeMap<&String, Value> = object
+                    .iter()
+                    .map(|(key, item)| (key, sorted(item)))
+                    .collect();
                 let mut out = Map::new();
                 for (key, item) in entries {
                     out.insert(key.clone(), item);
@@ -246,10 +248,7 @@ impl KnownCases {
                 .flatten()
             {
                 let status = case.pointer("/verdict/status").and_then(Value::as_str);
-                if !matches!(
-                    status,
-                    Some("failed" | "errored" | "expected_failure")
-                ) {
+                if !matches!(status, Some("failed" | "errored" | "expected_failure")) {
                     continue;
                 }
                 if let (Some(id), Some(op), Some(input)) = (
@@ -611,7 +610,10 @@ impl<'r> Differ<'r> {
             for example in examples {
                 let example = self.minimise(&mut held, example, options.minimise_steps);
                 let same = |other: &Disagreement| input_key(&other.op, &other.input);
-                if !minimised.iter().any(|earlier| same(earlier) == same(&example)) {
+                if !minimised
+                    .iter()
+                    .any(|earlier| same(earlier) == same(&example))
+                {
                     minimised.push(example);
                 }
             }
@@ -849,7 +851,9 @@ fn value_difference(path: &str, expected: &Value, got: &Value) -> Option<String>
     }
     match (expected, got) {
         (Value::Object(want), Value::Object(have)) => {
-            let keys = want.keys().chain(have.keys().filter(|key| !want.contains_key(*key)));
+            let keys = want
+                .keys()
+                .chain(have.keys().filter(|key| !want.contains_key(*key)));
             for key in keys {
                 let here = format!("{path}.{key}");
                 match (want.get(key), have.get(key)) {
@@ -1003,7 +1007,10 @@ mod tests {
         let shorter = Answer::Replied(CaseOutcome::Output(
             json!({"messages": [{"role": "user", "content": "a"}]}),
         ));
-        assert_eq!(first_difference(&expectation, &shorter), "output.messages[1]");
+        assert_eq!(
+            first_difference(&expectation, &shorter),
+            "output.messages[1]"
+        );
         let error = Answer::Replied(CaseOutcome::Error(ReportedError {
             kind: "nonce_mismatch".into(),
             message: String::new(),
@@ -1019,6 +1026,88 @@ mod tests {
             reason: "crashed".into(),
         };
         assert_eq!(first_difference(&invalid, &broken), "answer");
+    }
+
+    fn disagreement_on(op: &str, input: Value) -> Disagreement {
+        Disagreement {
+            suite: "template".into(),
+            op: op.into(),
+            index: 0,
+            drawn: input.clone(),
+            input,
+            expectation: Expectation::Valid {
+                expected: json!({}),
+            },
+            answer: Answer::Replied(CaseOutcome::Output(json!({}))),
+            reason: "differs".into(),
+            field: "output.template".into(),
+            minimise_tries: 0,
+            known: None,
+        }
+    }
+
+    fn info(name: &str, version: &str) -> ImplementationInfo {
+        ImplementationInfo {
+            name: name.into(),
+            language: "rust".into(),
+            version: version.into(),
+        }
+    }
+
+    #[test]
+    fn a_disagreement_on_a_known_vector_input_is_known_by_its_id() {
+        let registry = SuiteRegistry::standard();
+        let vectors = shipped_vectors(&registry).expect("the shipped vectors load");
+        let input_of = |id: &str| {
+            vectors
+                .cases()
+                .find(|(_, case)| case.id == id)
+                .map(|(_, case)| case.input.clone())
+                .expect("a shipped case")
+        };
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let list = dir.path().join("not-yet-followed.txt");
+        std::fs::write(&list, "# known\ntemplate-0001\n").expect("the list is written");
+        let report = dir.path().join("report.json");
+        let reported = json!({"files": [{"cases": [
+            {"id": "template-0002", "op": "template", "input": input_of("template-0002"),
+             "verdict": {"status": "failed", "reason": "r"}},
+            {"id": "template-0010", "op": "template", "input": input_of("template-0010"),
+             "verdict": {"status": "passed"}},
+        ]}]});
+        std::fs::write(&report, reported.to_string()).expect("the report is written");
+        let mut known = KnownCases::read(&list, &vectors).expect("a case list");
+        known.extend(KnownCases::read(&report, &vectors).expect("a run report"));
+        let port = info("some-port", "1.0");
+        let differ = Differ::new(&registry, &vectors, known, &port).expect("a differ");
+        let known_id = |id: &str| differ.known_id(&disagreement_on("template", input_of(id)));
+        assert_eq!(known_id("template-0001").as_deref(), Some("template-0001"));
+        assert_eq!(known_id("template-0002").as_deref(), Some("template-0002"));
+        assert_eq!(known_id("template-0010"), None, "it passed in the report");
+        assert_eq!(
+            differ.known_id(&disagreement_on(
+                "template",
+                json!({"message": "never a vector"})
+            )),
+            None
+        );
+        // A vector that records this port's own answer under `upstream`.
+        let lean = Differ::new(
+            &registry,
+            &vectors,
+            KnownCases::default(),
+            &info("lean-ctx", "3.12.0"),
+        )
+        .expect("a differ");
+        let recorded = vectors
+            .cases()
+            .find(|(_, case)| case.upstream.contains_key("lean-ctx@3.12.0"))
+            .map(|(_, case)| case.clone())
+            .expect("a vector records lean-ctx");
+        assert_eq!(
+            lean.known_id(&disagreement_on(&recorded.op, recorded.input.clone())),
+            Some(recorded.id)
+        );
     }
 
     #[test]
