@@ -2,10 +2,10 @@
 //! characters, are removed while the disagreement persists, within a
 //! budget of tries (each try is one round trip to the port).
 //!
-//! The input is a JSON value; every string in it (an object's values, an
-//! array's items, at any depth; never a key) is shortened in turn, the
-//! others held as they are, and the passes repeat while one of them makes
-//! progress.
+//! The input is a JSON value: the items of its arrays are removed where
+//! they can be, then every string in it (an object's values, an array's
+//! items, at any depth; never a key) is shortened in turn, the others held
+//! as they are, and the passes repeat while one of them makes progress.
 
 use serde_json::Value;
 
@@ -89,22 +89,50 @@ fn remove_units<'t>(
     units
 }
 
-/// The JSON pointers of every string in `value`, in document order.
-fn string_pointers(value: &Value, at: &str, out: &mut Vec<String>) {
+/// The JSON pointers of every string and every array in `value`, in
+/// document order.
+fn pointers(value: &Value, at: &str, strings: &mut Vec<String>, arrays: &mut Vec<String>) {
     match value {
-        Value::String(_) => out.push(at.to_owned()),
+        Value::String(_) => strings.push(at.to_owned()),
         Value::Array(items) => {
+            arrays.push(at.to_owned());
             for (index, item) in items.iter().enumerate() {
-                string_pointers(item, &format!("{at}/{index}"), out);
+                pointers(item, &format!("{at}/{index}"), strings, arrays);
             }
         }
         Value::Object(object) => {
             for (key, item) in object {
                 let escaped = key.replace('~', "~0").replace('/', "~1");
-                string_pointers(item, &format!("{at}/{escaped}"), out);
+                pointers(item, &format!("{at}/{escaped}"), strings, arrays);
             }
         }
         Value::Null | Value::Bool(_) | Value::Number(_) => {}
+    }
+}
+
+/// `best` with items of the array at `pointer` removed, last first, while
+/// the whole still `keeps`.
+fn remove_items(
+    best: &mut Value,
+    pointer: &str,
+    budget: &mut Budget,
+    keeps: &mut dyn FnMut(&Value) -> bool,
+) {
+    let len = match best.pointer(pointer) {
+        Some(Value::Array(items)) => items.len(),
+        _ => return,
+    };
+    for index in (0..len).rev() {
+        let mut candidate = best.clone();
+        if let Some(Value::Array(items)) = candidate.pointer_mut(pointer) {
+            items.remove(index);
+        }
+        if !budget.spend() {
+            return;
+        }
+        if keeps(&candidate) {
+            *best = candidate;
+        }
     }
 }
 
@@ -116,11 +144,18 @@ pub fn minimise_input(
     keeps: &mut dyn FnMut(&Value) -> bool,
 ) -> Value {
     let mut best = input.clone();
-    let mut pointers = Vec::new();
-    string_pointers(input, "", &mut pointers);
     loop {
         let before = best.clone();
-        for pointer in &pointers {
+        // Taken anew each pass: removing an item renumbers the rest.
+        let (mut strings, mut arrays) = (Vec::new(), Vec::new());
+        pointers(&best, "", &mut strings, &mut arrays);
+        for pointer in arrays.iter().rev() {
+            remove_items(&mut best, pointer, budget, keeps);
+        }
+        strings.clear();
+        arrays.clear();
+        pointers(&best, "", &mut strings, &mut arrays);
+        for pointer in &strings {
             let Some(Value::String(text)) = best.pointer(pointer) else {
                 continue;
             };
@@ -178,6 +213,18 @@ mod tests {
             false
         });
         assert_eq!((tries, budget.left), (5, 0));
+    }
+
+    #[test]
+    fn array_items_the_predicate_does_not_need_are_removed() {
+        let input = json!({"removed_patterns": ["a", "keep", "b"], "body": "x"});
+        let mut budget = Budget { left: 10_000 };
+        let shortest = minimise_input(&input, &mut budget, &mut |value| {
+            value["removed_patterns"]
+                .as_array()
+                .is_some_and(|items| items.iter().any(|item| item == "keep"))
+        });
+        assert_eq!(shortest, json!({"removed_patterns": ["keep"], "body": ""}));
     }
 
     #[test]
