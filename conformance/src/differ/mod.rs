@@ -104,7 +104,7 @@ pub struct Disagreement {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Group {
     pub op: String,
-    /// The field, with array indices left out (`output.messages[].role`).
+    /// The field as [`group_field`] writes it (`output.messages[].role`).
     pub field: String,
     pub count: u64,
     /// Its minimised examples, distinct inputs, at most
@@ -885,8 +885,11 @@ fn value_difference(path: &str, expected: &Value, got: &Value) -> Option<String>
     }
 }
 
-/// A field path without its array indices, so that one rule broken at
-/// another position groups with the rest.
+/// A field path as disagreements are grouped by: without its array
+/// indices, so that one rule broken at another position groups with the
+/// rest, and at most [`GROUP_DEPTH`] fields deep, since what lies deeper
+/// in an output is its data (the keys of a message's `metadata`), not a
+/// field of the operation.
 pub fn group_field(field: &str) -> String {
     let mut out = String::with_capacity(field.len());
     let mut in_index = false;
@@ -904,8 +907,11 @@ pub fn group_field(field: &str) -> String {
             _ => out.push(c),
         }
     }
-    out
+    out.split('.').take(GROUP_DEPTH).collect::<Vec<_>>().join(".")
 }
+
+/// Fields of a path that name a group: `output.messages[].metadata`.
+pub const GROUP_DEPTH: usize = 3;
 
 /// A vector file as `--out` writes it, fields in the order of the shipped
 /// files.
@@ -1003,6 +1009,10 @@ mod tests {
         assert_eq!(
             group_field("output.messages[1].content"),
             "output.messages[].content"
+        );
+        assert_eq!(
+            group_field("output.messages[0].metadata.A1"),
+            "output.messages[].metadata"
         );
         let shorter = Answer::Replied(CaseOutcome::Output(
             json!({"messages": [{"role": "user", "content": "a"}]}),
