@@ -275,6 +275,9 @@ fn usage_and_port_errors_exit_2() -> Result<(), Failed> {
     Ok(())
 }
 
+/// A trial's body, as libtest-mimic runs it.
+type TrialBody = fn() -> Result<(), Failed>;
+
 fn main() {
     let arguments = Arguments::from_args();
     let mut trials: Vec<Trial> = ["template", "chat", "web"]
@@ -290,7 +293,7 @@ fn main() {
         "usage_and_port_errors_exit_2",
         usage_and_port_errors_exit_2,
     ));
-    let with_python: [(&str, fn() -> Result<(), Failed>); 2] = [
+    let with_python: [(&str, TrialBody); 2] = [
         (
             "a_port_leaking_numbers_is_found_in_2000_cases_minimised_to_40_chars_or_fewer",
             a_leaking_port_is_found_and_minimised,

@@ -907,7 +907,10 @@ pub fn group_field(field: &str) -> String {
             _ => out.push(c),
         }
     }
-    out.split('.').take(GROUP_DEPTH).collect::<Vec<_>>().join(".")
+    out.split('.')
+        .take(GROUP_DEPTH)
+        .collect::<Vec<_>>()
+        .join(".")
 }
 
 /// Fields of a path that name a group: `output.messages[].metadata`.
