@@ -8,13 +8,15 @@
 //! in-process [`reference`], or a [`port_process`] speaking [`protocol`]
 //! v1) and judges answers with [`outcome`]; [`report`] renders the result
 //! (text, JSON, JUnit XML) and [`matrix`] sets several JSON reports side by
-//! side (Markdown, HTML). [`case_list`] reads `--skip` / `--xfail` lists.
+//! side (Markdown, HTML). [`differ`] draws generated cases, answers them with
+//! the reference and runs them against a port the same way. [`case_list`] reads `--skip` / `--xfail` lists.
 //! Each suite is one module under [`suites`]; [`fixture`] serves the HTTP
 //! pages the web suite's fetch cases describe.
 
 pub mod canonical;
 pub mod case_list;
 pub mod cli;
+pub mod differ;
 pub mod fixture;
 pub mod lint;
 pub mod loader;

@@ -347,6 +347,24 @@ mod tests {
     }
 
     #[test]
+    fn a_reply_float_is_read_to_the_double_it_writes() {
+        // Without serde_json's `float_roundtrip` the parse is off by an ulp
+        // for some values, so a port writing the reference's own
+        // 7e-23 read back as 7.000000000000001e-23 and disagreed
+        // (found by `agentfence diff` against `agentfence port`).
+        let line = br#"{"type":"result","id":"a","output":{"x":7e-23,"y":8e-54}}"#;
+        let result = parse_case_result(line).expect("a valid result");
+        assert_eq!(
+            result.outcome,
+            CaseOutcome::Output(json!({"x": 7e-23, "y": 8e-54}))
+        );
+        let CaseOutcome::Output(output) = result.outcome else {
+            unreachable!("checked above")
+        };
+        assert_eq!(output["x"].as_f64(), Some(7e-23));
+    }
+
+    #[test]
     fn garbage_is_named_as_such() {
         assert_eq!(parse_case_result(b"\xff"), Err(ReplyError::NotUtf8));
         assert!(matches!(

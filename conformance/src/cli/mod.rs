@@ -1,12 +1,14 @@
 //! The `agentfence` command line: `run` the vectors, set run reports side by
 //! side in a `matrix`, serve the reference as a `port`, `template` messages
 //! by hand or as JSON lines, `chat`: split prompt text into role messages, or
-//! `web`: strip, wrap and fetch pages.
+//! `web`: strip, wrap and fetch pages, or `diff` a port against the
+//! reference on generated cases.
 //!
 //! Exit status: 0 success, 1 a failing case or a bad input line, 2 a usage
 //! or load error (clap uses 2 for its own usage errors too).
 
 pub mod chat;
+pub mod diff;
 pub mod matrix;
 mod progress;
 mod run;
@@ -59,6 +61,9 @@ pub enum CliCommand {
     Web(web::WebArgs),
     /// Rewrite vector files in canonical form (fmt), or verify it (check).
     Vectors(vectors::VectorsArgs),
+    /// Send a port generated cases, compare its answers with the
+    /// reference's, and print each disagreement minimised as a vector.
+    Diff(diff::DiffArgs),
 }
 
 #[derive(Debug, Args)]
@@ -140,6 +145,7 @@ pub fn main() -> ExitCode {
         CliCommand::Chat(args) => chat::chat_command(&args),
         CliCommand::Web(args) => web::web_command(&args),
         CliCommand::Vectors(args) => vectors::vectors_command(&args),
+        CliCommand::Diff(args) => diff::diff_command(&args, &registry),
     }
 }
 

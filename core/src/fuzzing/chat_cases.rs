@@ -798,6 +798,22 @@ impl StrictCase {
         Ok((forged, expected))
     }
 
+    /// The case's template as written (markers, placeholders, line
+    /// endings), for a caller that sends it elsewhere (`agentfence diff`).
+    pub fn template_text(&self) -> String {
+        self.case.template.text()
+    }
+
+    /// The value of each placeholder, the planted `evil` one included.
+    pub fn values(&self) -> &BTreeMap<String, String> {
+        &self.case.values
+    }
+
+    /// The nonce the case is rendered with.
+    pub fn nonce(&self) -> &str {
+        &self.case.nonce
+    }
+
     /// The guarantee this case is built to test, as
     /// [`check_strict_render`] states it.
     pub fn check(&self) -> std::result::Result<(), ChatViolation> {
