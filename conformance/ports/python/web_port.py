@@ -1390,6 +1390,10 @@ def parse_timestamp(text):
     day = digits(2, "day")
     if pos >= len(b):
         raise InvalidTimestamp("no separator")
+    # RFC 3339 separates date and time with T (either case) or, by its
+    # section 5.6 note, a space; no other byte.
+    if b[pos] not in b"Tt ":
+        raise InvalidTimestamp("the separator is not T, t or a space")
     pos += 1
     hour = digits(2, "hour")
     literal(b":", ":")

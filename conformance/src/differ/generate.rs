@@ -60,7 +60,15 @@ pub fn draw_input(op: &str, seed: u64, index: u64) -> Option<Value> {
             json!({ "template": case.template_text(), "nonce": case.nonce() })
         }
         chat::PARSE => parse_input(&mut u).ok()?,
-        web::STRIP => json!({ "text": html_grammar::page(&mut u).ok()?.0 }),
+        web::STRIP => {
+            // A page with planted markers, or the property tests' text.
+            let text = if u.arbitrary().ok()? {
+                html_grammar::page(&mut u).ok()?.0
+            } else {
+                html_grammar::text(&mut u).ok()?
+            };
+            json!({ "text": text })
+        }
         web::ENVELOPE => envelope_input(&mut u).ok()?,
         _ => return None,
     };
@@ -112,11 +120,16 @@ const TIMESTAMPS: &[&str] = &[
     "yesterday",
 ];
 
-/// An HTML body, a source, a time and labels: those of the markers
-/// planted in the body, at times with labels no strip would write
+/// A body (an HTML page, or one built to escape), a source, a time and
+/// labels: those of the markers planted in the body, at times with labels no strip would write
 /// (commas, quotes, line breaks).
 fn envelope_input(u: &mut Unstructured<'_>) -> arbitrary::Result<Value> {
-    let (body, planted) = html_grammar::page(u)?;
+    // A page with planted markers, or a body built to escape the envelope.
+    let (body, planted) = if u.arbitrary()? {
+        html_grammar::page(u)?
+    } else {
+        (html_grammar::hostile_body(u)?, Vec::new())
+    };
     let mut labels: Vec<String> = planted
         .iter()
         .filter(|_| u.ratio(3, 4).unwrap_or(true))

@@ -327,3 +327,13 @@ CASES += [
     ("Second 61.", ["invalid-timestamp"], env("x", at="2026-11-29T10:00:61Z")),
     ("An offset of +24:00.", ["invalid-timestamp"], env("x", at="2026-11-29T10:00:00+24:00")),
 ]
+
+# Found by `agentfence diff` against the Python port, which took any byte
+# between the date and the time (as Python's own `fromisoformat` does).
+CASES += [
+    ("An underscore between date and time is no RFC 3339 separator: refused.", ["invalid-timestamp"],
+     env("", at="2026-11-29_10:00:00Z")),
+    ("A lowercase t between date and time, which RFC 3339 allows, is written as T.", ["timestamp"],
+     env("x", at="2026-11-29t10:00:00Z")),
+]
+
