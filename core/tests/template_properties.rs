@@ -72,6 +72,31 @@ const EDGE: &str = "()[]{},;:.!?<>…";
 fn core_of(word: &str) -> &str {
     word.trim_matches(|c| EDGE.contains(c))
 }
+/// Fails when a planted secret of `case` survives in what `scrubber` makes
+/// of it, or, under the fenced vocabulary, any fenced word does.
+fn assert_no_leak(scrubber: &Scrubber, case: &Case, what: &str) -> Result<(), TestCaseError> {
+    if let Some(template) = scrubber.template(&case.text) {
+        // Only under the fenced vocabulary: the builtin list may hold a
+        // fenced word (`victor`) as wording of its own.
+        let fenced = if std::ptr::eq(scrubber, fenced()) {
+            fenced_in(&template)
+        } else {
+            Vec::new()
+        };
+        let leaked = leaked(&template, case);
+        prop_assert!(
+            fenced.is_empty() && leaked.is_empty(),
+            "{} in template: {:?} {:?}\ninput:    {:?}\ntemplate: {:?}",
+            what,
+            fenced,
+            leaked,
+            case.text,
+            template
+        );
+    }
+    Ok(())
+}
+
 /// The fenced words of `FENCED` that occur in `template`, ignoring case.
 fn fenced_in(template: &str) -> Vec<&'static str> {
     let template = template.to_ascii_lowercase();
@@ -276,28 +301,8 @@ proptest! {
         case in fenced_message(template_fenced::fenced_url_or_email),
         general in message_of(&[url, email, api_secret, identifier]),
     ) {
-        if let Some(template) = fenced().template(&case.text) {
-            let fenced = fenced_in(&template);
-            let leaked = leaked(&template, &case);
-            prop_assert!(
-                fenced.is_empty() && leaked.is_empty(),
-                "URL, address or secret text in template: {:?} {:?}\ninput:    {:?}\ntemplate: {:?}",
-                fenced,
-                leaked,
-                case.text,
-                template
-            );
-        }
-        if let Some(template) = builtin().template(&general.text) {
-            let leaked = leaked(&template, &general);
-            prop_assert!(
-                leaked.is_empty(),
-                "URL, address or secret text in template: {:?}\ninput:    {:?}\ntemplate: {:?}",
-                leaked,
-                general.text,
-                template
-            );
-        }
+        assert_no_leak(fenced(), &case, "URL, address or secret text")?;
+        assert_no_leak(builtin(), &general, "URL, address or secret text")?;
     }
 
     /// Personal names (`Anna Meier`, `Jürgen`; upstream 3.12.0 returned
@@ -310,28 +315,8 @@ proptest! {
         case in fenced_message(template_fenced::fenced_look_alike),
         general in message_of(&[personal_name, look_alike]),
     ) {
-        if let Some(template) = fenced().template(&case.text) {
-            let fenced = fenced_in(&template);
-            let leaked = leaked(&template, &case);
-            prop_assert!(
-                fenced.is_empty() && leaked.is_empty(),
-                "name or look-alike in template: {:?} {:?}\ninput:    {:?}\ntemplate: {:?}",
-                fenced,
-                leaked,
-                case.text,
-                template
-            );
-        }
-        if let Some(template) = builtin().template(&general.text) {
-            let leaked = leaked(&template, &general);
-            prop_assert!(
-                leaked.is_empty(),
-                "name in template: {:?}\ninput:    {:?}\ntemplate: {:?}",
-                leaked,
-                general.text,
-                template
-            );
-        }
+        assert_no_leak(fenced(), &case, "name or look-alike")?;
+        assert_no_leak(builtin(), &general, "name")?;
     }
 
     /// Every `‹…›` of a template is one of the seven placeholders, whole:
@@ -488,18 +473,7 @@ proptest! {
     /// fenced vocabulary words, which would survive outside a quote.
     #[test]
     fn quoted_text_never_survives(case in from_bytes(template_fenced::quoted_message)) {
-        if let Some(template) = fenced().template(&case.text) {
-            let fenced = fenced_in(&template);
-            let leaked = leaked(&template, &case);
-            prop_assert!(
-                fenced.is_empty() && leaked.is_empty(),
-                "quoted text in template: {:?} {:?}\ninput:    {:?}\ntemplate: {:?}",
-                fenced,
-                leaked,
-                case.text,
-                template
-            );
-        }
+        assert_no_leak(fenced(), &case, "quoted text")?;
     }
 
     /// A placeholder-shaped input token never passes through: lean-ctx

@@ -60,6 +60,13 @@ fn fenced_word(u: &mut Unstructured<'_>, secrets: &mut Vec<String>) -> Result<St
     })
 }
 
+/// A fenced word, sometimes as a possessive, as a case of its own.
+fn fenced_word_case(u: &mut Unstructured<'_>) -> Result<Case> {
+    let mut secrets = Vec::new();
+    let text = fenced_word(u, &mut secrets)?;
+    Ok(Case { text, secrets })
+}
+
 /// Fenced words joined by spaces, recorded in `secrets`.
 fn fenced_words(
     u: &mut Unstructured<'_>,
@@ -201,12 +208,9 @@ pub fn fenced_url_or_email(u: &mut Unstructured<'_>, lexicon: &Lexicon) -> Resul
 /// Fenced words disguised with look-alikes, and personal names.
 pub fn fenced_look_alike(u: &mut Unstructured<'_>, lexicon: &Lexicon) -> Result<Case> {
     if u.arbitrary()? {
-        let mut fenced = Vec::new();
-        let word = fenced_word(u, &mut fenced)?;
-        Ok(Case {
-            text: disguise(u, &word)?,
-            secrets: fenced,
-        })
+        let mut case = fenced_word_case(u)?;
+        case.text = disguise(u, &case.text)?;
+        Ok(case)
     } else {
         personal_name(u, lexicon)
     }
@@ -266,14 +270,7 @@ fn later_line(u: &mut Unstructured<'_>, lexicon: &Lexicon) -> Result<Case> {
             case.text.push(' ');
         }
         let word = match u.int_in_range(0..=5)? {
-            0..=2 => {
-                let mut fenced = Vec::new();
-                let word = fenced_word(u, &mut fenced)?;
-                Case {
-                    text: word,
-                    secrets: fenced,
-                }
-            }
+            0..=2 => fenced_word_case(u)?,
             3 => Case::secret(secret_word(u)?, lexicon),
             4 => path(u, lexicon)?,
             _ => personal_name(u, lexicon)?,
@@ -351,14 +348,7 @@ pub fn quoted_message(u: &mut Unstructured<'_>) -> Result<Case> {
             case.text.push(' ');
         }
         let word = match u.int_in_range(0..=5)? {
-            0..=3 => {
-                let mut fenced = Vec::new();
-                let word = fenced_word(u, &mut fenced)?;
-                Case {
-                    text: word,
-                    secrets: fenced,
-                }
-            }
+            0..=3 => fenced_word_case(u)?,
             4 => Case::secret(secret_word(u)?, lexicon),
             _ => Case::plain("it's"),
         };

@@ -93,6 +93,8 @@ impl Lexicon {
             .words()
             .chain(PLACEHOLDERS)
             .chain(KNOWN_IDENTIFIERS.iter().copied())
+            // `ctx_` and a vocabulary word is a known identifier too.
+            .chain(["ctx"])
             .flat_map(letter_runs)
             .map(|run| run.to_ascii_lowercase())
             .collect();
@@ -185,6 +187,18 @@ fn run_of(
     let chars: Vec<char> = alphabet.chars().collect();
     let count = u.int_in_range(count)?;
     (0..count).map(|_| u.choose(&chars).copied()).collect()
+}
+
+/// `shape` with each `#` replaced by a digit and each `h` by a hex digit.
+fn shaped(u: &mut Unstructured<'_>, shape: &str) -> Result<String> {
+    shape
+        .chars()
+        .map(|c| match c {
+            '#' => u.choose(DIGITS.as_bytes()).map(|&b| char::from(b)),
+            'h' => u.choose(HEX.as_bytes()).map(|&b| char::from(b)),
+            other => Ok(other),
+        })
+        .collect()
 }
 
 const LOWER: &str = "abcdefghijklmnopqrstuvwxyz";
@@ -520,37 +534,15 @@ pub fn number(u: &mut Unstructured<'_>, lexicon: &Lexicon) -> Result<Case> {
             .join(":"),
         6 => format!("fe80::{}:{}", hex(u, 1..=4)?, hex(u, 1..=4)?),
         7 => format!("[::1]:{}", digits(u, 2..=5)?),
-        8 => format!(
-            "{}-{}-{}-{}-{}",
-            hex(u, 8..=8)?,
-            hex(u, 4..=4)?,
-            hex(u, 4..=4)?,
-            hex(u, 4..=4)?,
-            hex(u, 12..=12)?
-        ),
-        9 => format!("4{}", digits(u, 15..=15)?),
-        10 => format!(
-            "4{} {} {} {}",
-            digits(u, 3..=3)?,
-            digits(u, 4..=4)?,
-            digits(u, 4..=4)?,
-            digits(u, 4..=4)?
-        ),
+        8 => shaped(u, "hhhhhhhh-hhhh-hhhh-hhhh-hhhhhhhhhhhh")?,
+        9 => shaped(u, "4###############")?,
+        10 => shaped(u, "4### #### #### ####")?,
         11 => format!(
-            "5{}{}-{}-{}-{}",
+            "5{}{}",
             run_of(u, "12345", 1..=1)?,
-            digits(u, 2..=2)?,
-            digits(u, 4..=4)?,
-            digits(u, 4..=4)?,
-            digits(u, 4..=4)?
+            shaped(u, "##-####-####-####")?
         ),
-        12 => format!(
-            "+41 {} {} {} {}",
-            digits(u, 2..=2)?,
-            digits(u, 3..=3)?,
-            digits(u, 2..=2)?,
-            digits(u, 2..=2)?
-        ),
+        12 => shaped(u, "+41 ## ### ## ##")?,
         13 => format!(
             "{}{}",
             digits(u, 1..=4)?,
@@ -564,15 +556,7 @@ pub fn number(u: &mut Unstructured<'_>, lexicon: &Lexicon) -> Result<Case> {
         ),
         15 => format!("(os error {})", digits(u, 1..=3)?),
         16 => format!("#{}", digits(u, 1..=6)?),
-        _ => format!(
-            "{}-{}-{}T{}:{}:{}Z",
-            digits(u, 4..=4)?,
-            digits(u, 2..=2)?,
-            digits(u, 2..=2)?,
-            digits(u, 2..=2)?,
-            digits(u, 2..=2)?,
-            digits(u, 2..=2)?
-        ),
+        _ => shaped(u, "####-##-##T##:##:##Z")?,
     };
     Ok(Case::secret(text, lexicon))
 }
