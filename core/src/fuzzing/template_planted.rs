@@ -309,16 +309,26 @@ pub fn planted(u: &mut Unstructured<'_>, lexicon: &Lexicon) -> Result<Planted> {
             // (`connect to user ‹text›`): it is wording by the rule, not
             // the value, so it is never planted there.
             let names_kind = phrase && VALUE_NOUNS.contains(&value.as_str());
+            // A word of the noun or phrase is its wording, in the template
+            // by right, so no planted word may be one (`account
+            // across-account` planted the noun itself).
+            let in_noun = |word: &str| noun.split(' ').any(|part| part == word);
             if participle
                 || names_kind
                 || lexicon.vocabulary().contains_pair(last, &value)
-                || noun == value
+                || in_noun(&value)
             {
                 return Err(arbitrary::Error::IncorrectFormat);
             }
             let value = match u.int_in_range(0..=3)? {
                 0 => capitalize(&value),
-                1 => format!("{value}-{}", u.choose(secret_words(lexicon))?),
+                1 => {
+                    let second = u.choose(secret_words(lexicon))?;
+                    if in_noun(second) {
+                        return Err(arbitrary::Error::IncorrectFormat);
+                    }
+                    format!("{value}-{second}")
+                }
                 _ => value,
             };
             secrets.extend(value.split('-').map(str::to_string));
