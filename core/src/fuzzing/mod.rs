@@ -24,7 +24,9 @@ mod fetch_mock;
 pub mod html_grammar;
 pub mod look_alike;
 pub mod template;
+pub mod template_fenced;
 pub mod template_grammar;
+pub mod template_planted;
 #[cfg(feature = "web")]
 pub mod web;
 

@@ -4,7 +4,7 @@
 use arbitrary::Unstructured;
 
 use super::template_grammar;
-use crate::template::{Scrubber, check_message};
+use crate::template::{Scrubber, check_message, check_secrets};
 
 /// The crate's own scrubber, built once for every run of a harness.
 fn scrubber() -> &'static Scrubber {
@@ -26,10 +26,29 @@ pub fn template(data: &[u8]) {
 
 /// Failure templates on a message built from typed fragments (paths, URLs,
 /// e-mail addresses, quoted spans, numbers, identifiers, vocabulary words,
-/// placeholder-shaped input, line breaks, ANSI codes).
+/// placeholder-shaped input, line breaks, ANSI codes), on one that carries
+/// a secret spelt in vocabulary words, or on one with fenced words where
+/// they must not survive: the template keeps the contract, and none of the
+/// planted secrets survives in it.
 pub fn template_structured(data: &[u8]) {
     let mut u = Unstructured::new(data);
-    if let Ok(message) = template_grammar::message(&mut u) {
-        check(&message);
+    let Ok((drawn, lexicon, case)) = template_grammar::any_case(&mut u) else {
+        return;
+    };
+    let scrubber = lexicon.scrubber();
+    let template = scrubber.template(&case.text);
+    if let Err(violation) = check_message(&case.text, scrubber) {
+        panic!(
+            "template {template:?} of {:?} ({drawn:?}) breaks the contract: {violation}",
+            case.text
+        );
+    }
+    if let Some(template) = &template
+        && let Err(violation) = check_secrets(template, &case.secrets)
+    {
+        panic!(
+            "template {template:?} of {:?} ({drawn:?}): {violation}",
+            case.text
+        );
     }
 }

@@ -8,7 +8,7 @@ use super::scrub::{
     SAFE_PUNCTUATION, is_known_identifier, is_own_slash_words, is_own_word, is_placeholder,
     split_edges,
 };
-use super::{FailureKind, MAX_TEMPLATE_CHARS, Scrubber};
+use super::{FailureKind, MAX_TEMPLATE_CHARS, PLACEHOLDERS, Scrubber};
 
 /// A way a template breaks the contract.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -29,6 +29,8 @@ pub enum ContractViolation {
     NotIdempotent { again: Option<String> },
     #[error("the message was classified {kind:?}, which is not one of the documented kinds")]
     UndocumentedKind { kind: String },
+    #[error("the planted secrets {secrets:?} survive in the template")]
+    SecretSurvives { secrets: Vec<String> },
 }
 
 /// Checks every guarantee of what `scrubber` makes of `message`: its class
@@ -108,4 +110,42 @@ pub fn check_contract(template: &str, scrubber: &Scrubber) -> Result<(), Contrac
         return Err(ContractViolation::NotIdempotent { again });
     }
     Ok(())
+}
+
+/// Checks that no planted secret survives in `template`: the text a
+/// generator put into the message knowing it must not reach telemetry. The
+/// template is read without the scrubber's rules, so that a rule that is
+/// wrong cannot also excuse itself: the placeholders are blanked, then a
+/// secret that is a word (ASCII letters only) survives when it is one of
+/// the template's runs of letters, ignoring case, and any other secret (a
+/// run of marks, a `ctx_` name) when it is a piece of the template's text.
+pub fn check_secrets<S: AsRef<str>>(
+    template: &str,
+    secrets: &[S],
+) -> Result<(), ContractViolation> {
+    let mut blanked = template.to_string();
+    for placeholder in PLACEHOLDERS {
+        blanked = blanked.replace(placeholder, " ");
+    }
+    let runs: Vec<String> = blanked
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|run| !run.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    let mut surviving: Vec<String> = Vec::new();
+    for secret in secrets.iter().map(AsRef::as_ref) {
+        let survives = if !secret.is_empty() && secret.bytes().all(|b| b.is_ascii_alphabetic()) {
+            runs.contains(&secret.to_ascii_lowercase())
+        } else {
+            !secret.is_empty() && blanked.contains(secret)
+        };
+        if survives && !surviving.iter().any(|seen| seen == secret) {
+            surviving.push(secret.to_string());
+        }
+    }
+    if surviving.is_empty() {
+        Ok(())
+    } else {
+        Err(ContractViolation::SecretSurvives { secrets: surviving })
+    }
 }

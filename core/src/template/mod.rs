@@ -34,7 +34,7 @@ mod vocabulary;
 use serde::{Deserialize, Serialize};
 
 pub use classify::{FailureKind, classify};
-pub use contract::{ContractViolation, check_contract, check_message};
+pub use contract::{ContractViolation, check_contract, check_message, check_secrets};
 pub use scrub::{FUNCTION_WORDS, KNOWN_IDENTIFIERS, SAFE_PUNCTUATION, VALUE_NOUNS, VALUE_PHRASES};
 pub use vocabulary::{BUILTIN_VOCABULARY, MAX_WORD_LEN, Vocabulary, VocabularyError};
 
