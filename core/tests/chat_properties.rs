@@ -24,6 +24,9 @@
 //! `PROPTEST_CASES=25600 cargo test --release -p agentfence --test
 //! chat_properties`.
 
+#[path = "support/case_bytes.rs"]
+mod case_bytes;
+
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
@@ -33,10 +36,10 @@ use agentfence::chat::{
     render, render_strict,
 };
 use agentfence::fuzzing::chat_cases::{self, CleanCase, CleanTemplate, Line, Piece};
-use arbitrary::Unstructured;
+use case_bytes::config;
+use case_bytes::from_bytes;
 use proptest::prelude::*;
 use proptest::sample::select;
-use proptest::test_runner::FileFailurePersistence;
 use serde_json::Value;
 
 use agentfence::fuzzing::chat_readers;
@@ -55,19 +58,6 @@ fn kind<T>(result: &Result<T, ChatError>) -> Option<&'static str> {
 // ---------------------------------------------------------------------------
 // Cases of the shared model
 // ---------------------------------------------------------------------------
-
-/// Cases built by `agentfence::fuzzing::chat_cases` (the model the
-/// `chat_strict`, `chat_roundtrip` fuzz targets and `agentfence diff` use)
-/// from bytes that proptest generates and shrinks: one model of templates,
-/// clean values, forged lines and written-out messages serves them all.
-fn from_bytes<T: std::fmt::Debug>(
-    build: impl Fn(&mut Unstructured<'_>) -> arbitrary::Result<T>,
-) -> impl Strategy<Value = T> {
-    prop::collection::vec(any::<u8>(), 16..2048)
-        .prop_filter_map("the bytes build a case", move |bytes| {
-            build(&mut Unstructured::new(&bytes)).ok()
-        })
-}
 
 /// What each message's content must be, by the documented rules, read off
 /// the template's lines without the parser: the values inserted verbatim,
@@ -139,18 +129,8 @@ fn any_text() -> impl Strategy<Value = String> {
 // The properties
 // ---------------------------------------------------------------------------
 
-fn config() -> ProptestConfig {
-    ProptestConfig {
-        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/proptest-regressions/chat_properties.txt"
-        )))),
-        ..ProptestConfig::default()
-    }
-}
-
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(config(concat!(env!("CARGO_MANIFEST_DIR"), "/proptest-regressions/chat_properties.txt")))]
 
     /// "A role-marker line carried by a template value always fails the
     /// strict parse" (chat module; docs/upstream-faults.md#prompty-pipeline-skips-strict:
@@ -572,7 +552,7 @@ fn value_piece() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(config(concat!(env!("CARGO_MANIFEST_DIR"), "/proptest-regressions/chat_properties.txt")))]
 
     /// "Strict mode refuses any value line that any reader takes for a
     /// role marker" (chat module, `Reader`), checked by readers the

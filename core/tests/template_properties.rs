@@ -32,7 +32,9 @@
 //! `PROPTEST_CASES=25600 cargo test --release -p agentfence --test
 //! template_properties -- --include-ignored`.
 
-use std::fmt::Debug;
+#[path = "support/case_bytes.rs"]
+mod case_bytes;
+
 use std::time::{Duration, Instant};
 
 use agentfence::fuzzing::template_fenced::{self, FENCED, MultiLine};
@@ -46,10 +48,10 @@ use agentfence::template::{
     PLACEHOLDERS, SAFE_PUNCTUATION, Scrubber, Vocabulary, check_contract, check_secrets, classify,
     message_template,
 };
-use arbitrary::Unstructured;
+use case_bytes::config;
+use case_bytes::from_bytes;
 use proptest::prelude::*;
 use proptest::sample::subsequence;
-use proptest::test_runner::FileFailurePersistence;
 
 // ---------------------------------------------------------------------------
 // Readers of a template, written here apart from the scrubber
@@ -176,16 +178,6 @@ fn fenced() -> &'static Scrubber {
     Lexicon::fenced().scrubber()
 }
 
-/// Cases of `build`, from bytes, as the fuzz target gets them.
-fn from_bytes<T: Debug>(
-    build: impl Fn(&mut Unstructured<'_>) -> arbitrary::Result<T>,
-) -> impl Strategy<Value = T> {
-    prop::collection::vec(any::<u8>(), 16..4096)
-        .prop_filter_map("the bytes build a case", move |bytes| {
-            build(&mut Unstructured::new(&bytes)).ok()
-        })
-}
-
 /// A message of the whole grammar over the builtin vocabulary.
 fn message() -> impl Strategy<Value = Case> {
     from_bytes(|u| template_grammar::message_case(u, Lexicon::builtin()))
@@ -206,22 +198,8 @@ fn fenced_message(middle: Fragment) -> impl Strategy<Value = Case> {
 // Properties
 // ---------------------------------------------------------------------------
 
-/// The default config, so `PROPTEST_CASES` and the other `PROPTEST_*`
-/// variables apply, with failures saved under `core/proptest-regressions/`
-/// (proptest's own default looks for a `lib.rs` beside the test file, which
-/// an integration test does not have).
-fn config() -> ProptestConfig {
-    ProptestConfig {
-        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/proptest-regressions/template_properties.txt"
-        )))),
-        ..ProptestConfig::default()
-    }
-}
-
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(config(concat!(env!("CARGO_MANIFEST_DIR"), "/proptest-regressions/template_properties.txt")))]
 
     /// The wire contract forbids ASCII digits, and lean-ctx 3.12.0's own
     /// safety check allowed them, so `‹4111111111111111›` reached the wire
@@ -631,7 +609,7 @@ fn planted_case() -> impl Strategy<Value = Planted> {
 }
 
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(config(concat!(env!("CARGO_MANIFEST_DIR"), "/proptest-regressions/template_properties.txt")))]
 
     /// No secret spelt in the vocabulary's own words survives (issue: "no
     /// name or secret survives, even one spelled in vocabulary words"): two

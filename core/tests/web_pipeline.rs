@@ -2,6 +2,9 @@
 //! for the Messages API (both wiremock on 127.0.0.1), a fixed clock and
 //! id, and the audit row on disk.
 
+#[path = "support/messages_api.rs"]
+mod messages_api;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -13,6 +16,7 @@ use agentfence::web::{
     AddressPolicy, Clock, Config, IdSource, SanitizedContent, SemanticStatus, envelope,
     fetch_and_sanitize, format_timestamp, parse_timestamp, strip,
 };
+use messages_api::messages_api;
 use serde_json::{Value, json};
 use tempfile::TempDir;
 use time::OffsetDateTime;
@@ -47,17 +51,6 @@ async fn web() -> MockServer {
                 .insert_header("content-type", "text/html; charset=utf-8")
                 .set_body_string(page()),
         )
-        .mount(&server)
-        .await;
-    server
-}
-
-/// A Messages API that answers `response`.
-async fn api(response: ResponseTemplate) -> MockServer {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/v1/messages"))
-        .respond_with(response)
         .mount(&server)
         .await;
     server
@@ -141,7 +134,7 @@ fn read_row(path: &Path) -> (Value, SanitizedContent) {
 
 #[tokio::test]
 async fn a_page_is_stripped_reviewed_enveloped_and_logged() {
-    let (web, api) = (web().await, api(flags_span()).await);
+    let (web, api) = (web().await, messages_api(flags_span()).await);
     let home = TempDir::new().unwrap();
     let url = format!("{}/page", web.uri());
 
@@ -226,7 +219,7 @@ async fn no_file_under_home_ever_holds_the_raw_injection_text() {
     let home = TempDir::new().unwrap();
 
     // The review applied: neither the strip phrase nor the span is left.
-    let applied = api(flags_span()).await;
+    let applied = messages_api(flags_span()).await;
     fetch_and_sanitize(&config(home.path(), Some(&applied)), &url)
         .await
         .unwrap();
@@ -244,7 +237,7 @@ async fn no_file_under_home_ever_holds_the_raw_injection_text() {
 
     // The review failed or skipped: the span stays (the model never
     // flagged it), the strip phrase never reaches the disk.
-    let failing = api(ResponseTemplate::new(500)).await;
+    let failing = messages_api(ResponseTemplate::new(500)).await;
     for semantic_api in [Some(&failing), None] {
         fetch_and_sanitize(&config(home.path(), semantic_api), &url)
             .await
@@ -280,7 +273,7 @@ async fn semantic_failures_are_recorded_in_the_row_and_leave_the_stripped_text()
     ];
     let stripped = strip(&page());
     for (response, status) in cases {
-        let api = api(response).await;
+        let api = messages_api(response).await;
         let home = TempDir::new().unwrap();
         let mut config = config(home.path(), Some(&api));
         config.semantic.timeout = Duration::from_millis(300);
@@ -444,7 +437,7 @@ async fn the_source_is_the_requested_url_not_the_redirect_target() {
 #[tokio::test]
 async fn a_failed_fetch_writes_no_row_and_skips_the_review() {
     let web = web().await;
-    let api = api(flags_span()).await;
+    let api = messages_api(flags_span()).await;
     let home = TempDir::new().unwrap();
 
     let error = fetch_and_sanitize(

@@ -4,26 +4,17 @@
 //! by `fuzzing::envelope_readers`, written apart from the reference.
 //! Case counts come from `PROPTEST_CASES` (the nightly job runs 100×).
 
+#[path = "support/case_bytes.rs"]
+mod case_bytes;
+
 use agentfence::fuzzing::{envelope_readers, html_grammar};
 use agentfence::web::contract::{
     check_envelope, check_idempotent, check_labels, check_planted_removed, check_strip,
 };
 use agentfence::web::envelope::{envelope, unwrap};
 use agentfence::web::strip::strip;
-use arbitrary::Unstructured;
+use case_bytes::{config, from_bytes};
 use proptest::prelude::*;
-
-/// Cases built by `agentfence::fuzzing::html_grammar`, the web generator
-/// the fuzz targets and `agentfence diff` use, from bytes proptest
-/// generates and shrinks.
-fn from_bytes<T: std::fmt::Debug>(
-    build: impl Fn(&mut Unstructured<'_>) -> arbitrary::Result<T>,
-) -> impl Strategy<Value = T> {
-    proptest::collection::vec(any::<u8>(), 16..2048)
-        .prop_filter_map("the bytes build a case", move |bytes| {
-            build(&mut Unstructured::new(&bytes)).ok()
-        })
-}
 
 fn prose() -> impl Strategy<Value = String> {
     from_bytes(html_grammar::prose)
@@ -39,6 +30,8 @@ fn holds<T, E: std::fmt::Display>(result: Result<T, E>, input: &str) -> Result<T
 }
 
 proptest! {
+    #![proptest_config(config(concat!(env!("CARGO_MANIFEST_DIR"), "/proptest-regressions/web_properties.txt")))]
+
     #[test]
     fn no_marker_survives(
         (label, spelled, whole) in from_bytes(html_grammar::planted_marker),
