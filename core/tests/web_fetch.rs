@@ -43,10 +43,7 @@ async fn serve(status: u16, mime: &str, body: impl Into<Vec<u8>>) -> MockServer 
 /// `/secret` must never be asked for.
 async fn redirect_to(location: &str) -> MockServer {
     let server = MockServer::start().await;
-    Mock::given(path("/hop"))
-        .respond_with(ResponseTemplate::new(302).insert_header("Location", location))
-        .mount(&server)
-        .await;
+    redirect(&server, "/hop", 302, location).await;
     Mock::given(path("/secret"))
         .respond_with(ResponseTemplate::new(200).set_body_raw("secret", "text/plain"))
         .expect(0)
@@ -60,6 +57,36 @@ fn pinned_url(server: &MockServer, path: &str) -> String {
 }
 
 // --- status and content type ---------------------------------------------
+
+/// Makes `server` answer requests for `at` with `response`.
+async fn answer(server: &MockServer, at: &str, response: ResponseTemplate) {
+    Mock::given(path(at))
+        .respond_with(response)
+        .mount(server)
+        .await;
+}
+
+/// Makes `server` redirect requests for `at` to `to` with `status`.
+async fn redirect(server: &MockServer, at: &str, status: u16, to: impl AsRef<str>) {
+    let response = ResponseTemplate::new(status).insert_header("Location", to.as_ref());
+    answer(server, at, response).await;
+}
+
+/// Makes `server` answer requests for `at` with `body` as plain text.
+async fn text_page(server: &MockServer, at: &str, body: &'static str) {
+    let response = ResponseTemplate::new(200).set_body_raw(body, "text/plain");
+    answer(server, at, response).await;
+}
+
+/// Asserts that no request reached `probe`.
+async fn assert_never_asked(probe: &MockServer) {
+    let requests = probe.received_requests().await.unwrap_or_default();
+    assert!(
+        requests.is_empty(),
+        "{} request(s) reached the probe",
+        requests.len()
+    );
+}
 
 #[tokio::test]
 async fn html_page_is_fetched_with_its_final_url_status_and_type() {
@@ -407,18 +434,9 @@ async fn configured_redirect_limit_is_the_one_enforced() {
 #[tokio::test]
 async fn redirect_loop_fails_as_too_many() {
     let server = MockServer::start().await;
-    Mock::given(path("/a"))
-        .respond_with(ResponseTemplate::new(302).insert_header("Location", "/b"))
-        .mount(&server)
-        .await;
-    Mock::given(path("/b"))
-        .respond_with(ResponseTemplate::new(301).insert_header("Location", "/a"))
-        .mount(&server)
-        .await;
-    Mock::given(path("/self"))
-        .respond_with(ResponseTemplate::new(307).insert_header("Location", "/self"))
-        .mount(&server)
-        .await;
+    redirect(&server, "/a", 302, "/b").await;
+    redirect(&server, "/b", 301, "/a").await;
+    redirect(&server, "/self", 307, "/self").await;
     for start in ["/a", "/self"] {
         let url = format!("{}{start}", server.uri());
         assert_eq!(kind(get(&loopback(), &url).await), "too_many_redirects");
@@ -428,14 +446,8 @@ async fn redirect_loop_fails_as_too_many() {
 #[tokio::test]
 async fn redirect_to_a_pinned_name_is_followed() {
     let server = MockServer::start().await;
-    Mock::given(path("/hop"))
-        .respond_with(ResponseTemplate::new(302).insert_header("Location", "/page"))
-        .mount(&server)
-        .await;
-    Mock::given(path("/page"))
-        .respond_with(ResponseTemplate::new(200).set_body_raw("page", "text/plain"))
-        .mount(&server)
-        .await;
+    redirect(&server, "/hop", 302, "/page").await;
+    text_page(&server, "/page", "page").await;
     let page = get(&pinned(), &pinned_url(&server, "/hop"))
         .await
         .expect("the pinned fixture is reachable under the default policy");
@@ -468,26 +480,20 @@ async fn redirect_to_a_refused_address_is_blocked_before_connecting() {
         assert!(started.elapsed() < Duration::from_secs(2), "{location}");
         server.verify().await;
     }
-    assert!(
-        probe
-            .received_requests()
-            .await
-            .unwrap_or_default()
-            .is_empty()
-    );
+    assert_never_asked(&probe).await;
 }
 
 #[tokio::test]
 async fn redirect_to_a_name_resolving_to_a_refused_address_is_blocked() {
     let server = MockServer::start().await;
     let port = server.address().port();
-    Mock::given(path("/hop"))
-        .respond_with(
-            ResponseTemplate::new(302)
-                .insert_header("Location", format!("http://localhost:{port}/secret")),
-        )
-        .mount(&server)
-        .await;
+    redirect(
+        &server,
+        "/hop",
+        302,
+        format!("http://localhost:{port}/secret"),
+    )
+    .await;
     Mock::given(path("/secret"))
         .respond_with(ResponseTemplate::new(200).set_body_raw("secret", "text/plain"))
         .expect(0)
@@ -525,13 +531,7 @@ async fn redirect_with_credentials_is_invalid_and_does_not_echo_them() {
     assert_eq!(error.kind(), "invalid_url");
     assert!(!error.to_string().contains("s3cr3t"), "{error}");
     assert!(!format!("{error:?}").contains("s3cr3t"), "{error:?}");
-    assert!(
-        probe
-            .received_requests()
-            .await
-            .unwrap_or_default()
-            .is_empty()
-    );
+    assert_never_asked(&probe).await;
 }
 
 // --- address policy on the first URL -------------------------------------
@@ -565,13 +565,7 @@ async fn refused_literal_hosts_are_blocked_before_connecting() {
         assert_eq!(error.kind(), "blocked_address", "{url}: {error}");
         assert!(started.elapsed() < Duration::from_millis(500), "{url}");
     }
-    assert!(
-        probe
-            .received_requests()
-            .await
-            .unwrap_or_default()
-            .is_empty()
-    );
+    assert_never_asked(&probe).await;
 }
 
 #[tokio::test]
