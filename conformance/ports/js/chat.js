@@ -292,6 +292,14 @@ function checkNonce(marker, expected, line) {
 /** The messages of `rendered`; strict when `context` ({nonce, markers}) is
  * given. */
 function parse(rendered, context) {
+  // An empty nonce would let a forged user[nonce=""]: pass as the
+  // template's own marker.
+  if (context && !VALID_NONCE.test(context.nonce)) {
+    throw new PortError(
+      'invalid_nonce',
+      `nonce ${JSON.stringify(context.nonce)} cannot be checked against: use 1 to 64 ASCII letters, digits, - or _`,
+    );
+  }
   const messages = [];
   let pending = { role: 'system', metadata: new Map(), lines: [], preamble: true };
   const finish = () => {

@@ -348,6 +348,8 @@ def _unclear(number):
 def parse(rendered, context=None):
     """Messages of `rendered`: non-strict without a context, strict with
     `(nonce, markers)`."""
+    if context is not None:
+        _check_nonce_spelling(context[0])
     text = _without_bom(rendered)
     messages = []
     pending = _Pending("system", {}, True)
@@ -383,14 +385,20 @@ def parse(rendered, context=None):
     return messages
 
 
-def pre_render(template, nonce):
-    """`template` with `nonce` in every marker, and the context."""
+def _check_nonce_spelling(nonce):
+    """1 to 64 of A-Z a-z 0-9 - _: an empty nonce would let a forged
+    `user[nonce=""]:` pass as the template's own."""
     if not (1 <= len(nonce) <= 64 and all(c in _NONCE_CHARS for c in nonce)):
         raise PortError(
             "invalid_nonce",
             "nonce %r cannot be written into a marker: use 1 to 64 ASCII letters, digits, "
             "`-` or `_`" % (nonce,),
         )
+
+
+def pre_render(template, nonce):
+    """`template` with `nonce` in every marker, and the context."""
+    _check_nonce_spelling(nonce)
     body = _without_bom(template)
     out = [template[:len(template) - len(body)]]
     markers = 0

@@ -63,12 +63,14 @@ pub enum ChatViolation {
     },
 }
 
-/// Whether `parse` may fail with `error`: the strict checks' kinds only
-/// (pre-render, render and the nonce source have kinds of their own).
+/// Whether `parse` may fail with `error`: the strict checks' kinds only,
+/// and a context nonce pre-render would refuse (render and the nonce source
+/// have kinds of their own).
 pub fn is_parse_error(error: &ChatError) -> bool {
     matches!(
         error,
-        ChatError::NonceMismatch { .. }
+        ChatError::InvalidNonce { .. }
+            | ChatError::NonceMismatch { .. }
             | ChatError::DuplicateNonce { .. }
             | ChatError::MarkerCountMismatch { .. }
     )

@@ -335,11 +335,16 @@ impl Pending {
 
 /// Splits rendered text into messages: non-strict without a context, strict
 /// with the one [`pre_render`] returned. The contents borrow from
-/// `rendered` (see [`Message`]).
+/// `rendered` (see [`Message`]). A context whose nonce pre-render would
+/// refuse is refused too (`invalid_nonce`): with an empty one, a forged
+/// `user[nonce=""]:` would read as the template's own marker.
 pub fn parse<'a>(
     rendered: &'a str,
     context: Option<&Context>,
 ) -> Result<Vec<Message<'a>>, ChatError> {
+    if let Some(context) = context {
+        check_nonce_spelling(&context.nonce)?;
+    }
     let text = without_bom(rendered);
     // One message per marker and the preamble: strict, the context says how
     // many markers to expect (a context that lies reserves at most one per
@@ -410,18 +415,27 @@ pub fn pre_render(template: &str) -> Result<(String, Context), ChatError> {
     pre_render_with_nonce(template, &generate_nonce()?)
 }
 
-/// Puts `nonce` into every marker of `template`: each marker line becomes
-/// `role[nonce="…", <the author's attributes as written>]:`.
-pub fn pre_render_with_nonce(template: &str, nonce: &str) -> Result<(String, Context), ChatError> {
+/// A nonce is 1 to 64 of `A-Z a-z 0-9 - _`: what pre-render writes into a
+/// marker, and what a strict parse checks markers against. An empty one
+/// would let a forged `user[nonce=""]:` pass as the template's own.
+fn check_nonce_spelling(nonce: &str) -> Result<(), ChatError> {
     let valid = (1..=64).contains(&nonce.len())
         && nonce
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
-    if !valid {
-        return Err(ChatError::InvalidNonce {
+    if valid {
+        Ok(())
+    } else {
+        Err(ChatError::InvalidNonce {
             nonce: nonce.to_string(),
-        });
+        })
     }
+}
+
+/// Puts `nonce` into every marker of `template`: each marker line becomes
+/// `role[nonce="…", <the author's attributes as written>]:`.
+pub fn pre_render_with_nonce(template: &str, nonce: &str) -> Result<(String, Context), ChatError> {
+    check_nonce_spelling(nonce)?;
     let mut out = String::with_capacity(template.len() + 32);
     let mut markers = 0;
     // A BOM stays where it was: the strict parse drops it as the non-strict
