@@ -849,40 +849,29 @@ fn value_difference(path: &str, expected: &Value, got: &Value) -> Option<String>
     if expected == got {
         return None;
     }
-    match (expected, got) {
-        (Value::Object(want), Value::Object(have)) => {
-            let keys = want
-                .keys()
-                .chain(have.keys().filter(|key| !want.contains_key(*key)));
-            for key in keys {
-                let here = format!("{path}.{key}");
-                match (want.get(key), have.get(key)) {
-                    (Some(a), Some(b)) => {
-                        if let Some(found) = value_difference(&here, a, b) {
-                            return Some(found);
-                        }
-                    }
-                    _ => return Some(here),
+    // The children on either side, by key or index, to compare in order.
+    let children: Vec<(String, Option<&Value>, Option<&Value>)> = match (expected, got) {
+        (Value::Object(want), Value::Object(have)) => want
+            .keys()
+            .chain(have.keys().filter(|key| !want.contains_key(*key)))
+            .map(|key| (format!("{path}.{key}"), want.get(key), have.get(key)))
+            .collect(),
+        (Value::Array(want), Value::Array(have)) => (0..want.len().max(have.len()))
+            .map(|index| (format!("{path}[{index}]"), want.get(index), have.get(index)))
+            .collect(),
+        _ => return Some(path.to_owned()),
+    };
+    for (here, want, have) in children {
+        match (want, have) {
+            (Some(a), Some(b)) => {
+                if let Some(found) = value_difference(&here, a, b) {
+                    return Some(found);
                 }
             }
-            Some(path.to_owned())
+            _ => return Some(here),
         }
-        (Value::Array(want), Value::Array(have)) => {
-            for index in 0..want.len().max(have.len()) {
-                let here = format!("{path}[{index}]");
-                match (want.get(index), have.get(index)) {
-                    (Some(a), Some(b)) => {
-                        if let Some(found) = value_difference(&here, a, b) {
-                            return Some(found);
-                        }
-                    }
-                    _ => return Some(here),
-                }
-            }
-            Some(path.to_owned())
-        }
-        _ => Some(path.to_owned()),
     }
+    Some(path.to_owned())
 }
 
 /// A field path as disagreements are grouped by: without its array
