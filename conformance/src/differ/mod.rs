@@ -317,6 +317,26 @@ struct Prepared {
     case: Case,
 }
 
+impl Prepared {
+    /// The port's `answer` to this case as a disagreement, not yet
+    /// minimised or matched to a known vector.
+    fn disagreement(&self, answer: Answer, reason: String, field: String) -> Disagreement {
+        Disagreement {
+            suite: self.suite.clone(),
+            op: self.case.op.clone(),
+            index: self.index,
+            drawn: self.case.input.clone(),
+            input: self.case.input.clone(),
+            expectation: self.case.expectation.clone(),
+            answer,
+            reason,
+            field,
+            minimise_tries: 0,
+            known: None,
+        }
+    }
+}
+
 /// A diff in progress against one port.
 pub struct Differ<'r> {
     registry: &'r SuiteRegistry,
@@ -468,19 +488,7 @@ impl<'r> Differ<'r> {
             _ => return None,
         };
         let field = first_difference(&prepared.case.expectation, &report.answer);
-        Some(Disagreement {
-            suite: prepared.suite.clone(),
-            op: prepared.case.op.clone(),
-            index: prepared.index,
-            drawn: prepared.case.input.clone(),
-            input: prepared.case.input.clone(),
-            expectation: prepared.case.expectation.clone(),
-            answer: report.answer.clone(),
-            reason,
-            field,
-            minimise_tries: 0,
-            known: None,
-        })
+        Some(prepared.disagreement(report.answer.clone(), reason, field))
     }
 
     /// Runs the diff: draws, sends and judges cases until `options` says
@@ -795,21 +803,10 @@ fn late_disagreements(
             continue;
         }
         if let Some(prepared) = previous.iter().find(|p| p.case.id == fault.id) {
-            record(Disagreement {
-                suite: prepared.suite.clone(),
-                op: prepared.case.op.clone(),
-                index: prepared.index,
-                drawn: prepared.case.input.clone(),
-                input: prepared.case.input.clone(),
-                expectation: prepared.case.expectation.clone(),
-                answer: Answer::Broken {
-                    reason: fault.reason.clone(),
-                },
+            let answer = Answer::Broken {
                 reason: fault.reason.clone(),
-                field: "answer".into(),
-                minimise_tries: 0,
-                known: None,
-            });
+            };
+            record(prepared.disagreement(answer, fault.reason.clone(), "answer".into()));
         }
     }
 }
