@@ -129,8 +129,14 @@ fn any_text() -> impl Strategy<Value = String> {
 // The properties
 // ---------------------------------------------------------------------------
 
+/// Where proptest keeps the failures it found, replayed first next time.
+const FAILURES: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/proptest-regressions/chat_properties.txt"
+);
+
 proptest! {
-    #![proptest_config(config(concat!(env!("CARGO_MANIFEST_DIR"), "/proptest-regressions/chat_properties.txt")))]
+    #![proptest_config(config(FAILURES))]
 
     /// "A role-marker line carried by a template value always fails the
     /// strict parse" (chat module; docs/upstream-faults.md#prompty-pipeline-skips-strict:
@@ -552,7 +558,7 @@ fn value_piece() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(config(concat!(env!("CARGO_MANIFEST_DIR"), "/proptest-regressions/chat_properties.txt")))]
+    #![proptest_config(config(FAILURES))]
 
     /// "Strict mode refuses any value line that any reader takes for a
     /// role marker" (chat module, `Reader`), checked by readers the

@@ -198,8 +198,14 @@ fn fenced_message(middle: Fragment) -> impl Strategy<Value = Case> {
 // Properties
 // ---------------------------------------------------------------------------
 
+/// Where proptest keeps the failures it found, replayed first next time.
+const FAILURES: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/proptest-regressions/template_properties.txt"
+);
+
 proptest! {
-    #![proptest_config(config(concat!(env!("CARGO_MANIFEST_DIR"), "/proptest-regressions/template_properties.txt")))]
+    #![proptest_config(config(FAILURES))]
 
     /// The wire contract forbids ASCII digits, and lean-ctx 3.12.0's own
     /// safety check allowed them, so `‹4111111111111111›` reached the wire
@@ -609,7 +615,7 @@ fn planted_case() -> impl Strategy<Value = Planted> {
 }
 
 proptest! {
-    #![proptest_config(config(concat!(env!("CARGO_MANIFEST_DIR"), "/proptest-regressions/template_properties.txt")))]
+    #![proptest_config(config(FAILURES))]
 
     /// No secret spelt in the vocabulary's own words survives (issue: "no
     /// name or secret survives, even one spelled in vocabulary words"): two

@@ -29,8 +29,14 @@ fn holds<T, E: std::fmt::Display>(result: Result<T, E>, input: &str) -> Result<T
     result.map_err(|violation| TestCaseError::fail(format!("{violation} on {input:?}")))
 }
 
+/// Where proptest keeps the failures it found, replayed first next time.
+const FAILURES: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/proptest-regressions/web_properties.txt"
+);
+
 proptest! {
-    #![proptest_config(config(concat!(env!("CARGO_MANIFEST_DIR"), "/proptest-regressions/web_properties.txt")))]
+    #![proptest_config(config(FAILURES))]
 
     #[test]
     fn no_marker_survives(
