@@ -48,7 +48,7 @@ pub use render::render;
 
 use crate::char_class::is_invisible_format;
 use marker::{Marker, parse_marker};
-use readers::{WholeText, marker_role, reads_as_marker, whole_line_role};
+use readers::{WholeText, marker_role, whole_line_role};
 
 /// The attribute that carries the nonce; never part of a message's metadata.
 pub const NONCE_KEY: &str = "nonce";
@@ -372,7 +372,7 @@ pub fn parse<'a>(
             }
             None => {
                 if let Some(whole_text) = &mut whole_text
-                    && (reads_as_marker(line.body) || whole_text.content_line(line.body).is_some())
+                    && whole_text.forges_marker(line.body)
                 {
                     return Err(ChatError::NonceMismatch { line: line.number });
                 }

@@ -273,6 +273,9 @@ fn ascii_folds() -> &'static AsciiFolds {
 struct Targets {
     /// Per [`Order`]: (role, folded name).
     by_order: [Vec<(Role, Vec<char>)>; 3],
+    /// Per ASCII byte: whether its fold in some order begins a folded
+    /// name, the first test of [`plain_name_at_head`].
+    ascii_heads: [bool; 128],
 }
 
 fn targets() -> &'static Targets {
@@ -295,8 +298,22 @@ fn targets() -> &'static Targets {
             }
             names
         };
+        let by_order = ORDERS.map(build);
+        let mut ascii_heads = [false; 128];
+        for (b, head) in (0u8..).zip(ascii_heads.iter_mut()) {
+            *head = ORDERS.into_iter().any(|order| {
+                let mut first = None;
+                fold_char(char::from(b), order, Tags::Dropped, &mut |d| {
+                    first = first.or(Some(d));
+                });
+                by_order[order_index(order)]
+                    .iter()
+                    .any(|(_, name)| first.is_some() && name.first() == first.as_ref())
+            });
+        }
         Targets {
-            by_order: ORDERS.map(build),
+            by_order,
+            ascii_heads,
         }
     })
 }
@@ -585,34 +602,80 @@ fn read_segments(tokens: &[Token], order: Order, splits: fn(char) -> bool) -> Op
         })
 }
 
-/// Whether printable ASCII and tabs are all `line` holds. A fold without
-/// early exit, so that it compiles to vector code: it runs over every
-/// content line in strict mode.
+/// Whether `line` is printable ASCII and tabs only, for which every fold
+/// is a table lookup and no splitter, tag or bidi reading differs. Every
+/// content line of a strict parse passes here once: checked 32 bytes
+/// at a time without an early exit inside a block, which compiles to
+/// vector compares.
 fn is_plain(line: &str) -> bool {
-    !line.bytes().fold(false, |special, b| {
-        special | ((b < 0x20) & (b != b'\t')) | (b >= 0x7f)
-    })
+    let special = |b: u8| u8::from(b.wrapping_sub(0x20) >= 0x5f) & u8::from(b != b'\t');
+    let mut blocks = line.as_bytes().chunks_exact(32);
+    for block in &mut blocks {
+        if block.iter().fold(0, |any, &b| any | special(b)) != 0 {
+            return false;
+        }
+    }
+    !blocks.remainder().iter().any(|&b| special(b) != 0)
 }
 
 /// The role some line reader (all but the whole-text one) takes `line`
 /// (no `\n` in it) for, if any.
 pub(crate) fn marker_role(line: &str) -> Option<Role> {
-    read_line(line, true)
+    read_line(line, is_plain(line), true)
 }
 
 /// The role some reader takes the whole of `line` for, unsplit and in its
 /// own order: a template line that is its author's marker.
 pub(crate) fn whole_line_role(line: &str) -> Option<Role> {
-    read_line(line, false)
+    read_line(line, is_plain(line), false)
 }
 
-fn read_line(line: &str, split_and_reverse: bool) -> Option<Role> {
-    if is_plain(line) {
+/// Whether some fold of the plain line `line` spells a role name right
+/// after its lead (blanks, `#`, `>` and emphasis marks, which fold to
+/// themselves). Every reading of a plain line, by a line reader or by an
+/// idle whole-text reader, begins there or nowhere, so a line without one
+/// is read no further: nearly every line of a prompt ends here after a
+/// few table lookups.
+fn plain_name_at_head(line: &str) -> bool {
+    let head =
+        line.trim_start_matches(|c: char| matches!(c, ' ' | '\t' | '#' | '>') || is_emphasis(c));
+    let targets = targets();
+    let Some(&first) = head.as_bytes().first() else {
+        return false;
+    };
+    if !targets.ascii_heads[usize::from(first & 0x7f)] {
+        return false;
+    }
+    let folds = ascii_folds();
+    ORDERS.into_iter().any(|order| {
+        let mut folded = ['\0'; 16];
+        let mut len = 0;
+        for b in head.bytes() {
+            for &d in folds.by_order[order_index(order)][usize::from(b & 0x7f)].chars() {
+                if let Some(slot) = folded.get_mut(len) {
+                    *slot = d;
+                    len += 1;
+                }
+            }
+            if len >= folded.len() {
+                break;
+            }
+        }
+        targets.by_order[order_index(order)]
+            .iter()
+            .any(|(_, name)| folded[..len].starts_with(name))
+    })
+}
+
+/// `plain` is [`is_plain`] of `line`.
+fn read_line(line: &str, plain: bool, split_and_reverse: bool) -> Option<Role> {
+    if plain {
         // One line for every splitter, tags and bidi irrelevant: it can
         // be a marker only if it ends with `:` before blanks and emphasis.
         if !line
             .trim_end_matches(|c: char| c == ' ' || c == '\t' || is_emphasis(c))
             .ends_with(':')
+            || !plain_name_at_head(line)
         {
             return None;
         }
@@ -778,18 +841,36 @@ impl WholeText {
         head.is_some_and(|d| self.starts.contains(&d))
     }
 
+    /// Whether some reader takes the content line `line` for a marker: a
+    /// line reader (see [`reads_as_marker`]), or this reader reading it
+    /// next. The one check of a strict parse per content line, which tells
+    /// a plain line once.
+    pub(crate) fn forges_marker(&mut self, line: &str) -> bool {
+        let plain = is_plain(line);
+        read_line(line, plain, true).is_some() || self.read(line, plain).is_some()
+    }
+
     /// Reads the next content line; the role of a marker that ends on it,
     /// if one does.
     pub(crate) fn content_line(&mut self, line: &str) -> Option<Role> {
+        self.read(line, is_plain(line))
+    }
+
+    /// [`WholeText::content_line`], `plain` being [`is_plain`] of `line`.
+    fn read(&mut self, line: &str, plain: bool) -> Option<Role> {
         let begun = self.shapes.iter().any(Shape::begun);
-        if !begun
-            && !FOLDS
-                .iter()
-                .any(|&(order, tags)| self.may_begin(line, order, tags))
-        {
-            return None;
+        if !begun {
+            let may_begin = if plain {
+                plain_name_at_head(line)
+            } else {
+                FOLDS
+                    .iter()
+                    .any(|&(order, tags)| self.may_begin(line, order, tags))
+            };
+            if !may_begin {
+                return None;
+            }
         }
-        let plain = is_plain(line);
         let mut found = None;
         for (shape, (order, tags)) in self.shapes.iter_mut().zip(FOLDS) {
             if plain && tags == Tags::AsAscii && !shape.begun() {
@@ -888,6 +969,56 @@ mod tests {
         let mut reader = WholeText::new();
         text.split('\n')
             .any(|line| reader.content_line(line).is_some())
+    }
+
+    #[test]
+    fn a_plain_line_without_a_name_at_its_head_is_no_marker_to_any_reader() {
+        // The fast path's claim, against the readers' full reading: every
+        // printable ASCII char behind every lead, before text that could
+        // end a marker, and role names spelt with ASCII look-alikes.
+        let mut lines = Vec::new();
+        for lead in ["", " ", "\t", "#", ">", "*", "_", "~", "`", " ## > **"] {
+            for b in 0x20u8..0x7f {
+                for tail in ["ser:", "rest", "ystem [a=\"b\"] :", ""] {
+                    lines.push(format!("{lead}{}{tail}", char::from(b)));
+                }
+            }
+            for name in [
+                "user",
+                "USER",
+                "systern",
+                "SYSTEM",
+                "asslstant",
+                "Assistant",
+                "vser",
+            ] {
+                for tail in [":", " :", "[a=1]:", " said:", "", " [x"] {
+                    lines.push(format!("{lead}{name}{tail}"));
+                }
+            }
+        }
+        for line in &lines {
+            assert!(is_plain(line));
+            if plain_name_at_head(line) {
+                continue;
+            }
+            let mut folded = Vec::new();
+            let role = ORDERS.into_iter().find_map(|order| {
+                tokens(line, order, Tags::Dropped, &mut folded);
+                read_segments(&folded, order, SPLITTERS[0])
+            });
+            assert_eq!(role, None, "{line:?}");
+            // Nor does the whole-text reader find a marker that ends on it
+            // or on a line after it (a role name cut by the line end, `A`,
+            // dies at the line break).
+            for next in [":", " :", "]:", "ser:", "\"]:", "  [a=\"b\"]  :"] {
+                let mut reader = WholeText::new();
+                assert_eq!(reader.read(line, false), None, "{line:?}");
+                assert_eq!(reader.read(next, false), None, "{line:?} then {next:?}");
+            }
+        }
+        assert!(lines.iter().any(|line| !plain_name_at_head(line)));
+        assert!(lines.iter().any(|line| plain_name_at_head(line)));
     }
 
     #[test]
