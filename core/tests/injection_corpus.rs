@@ -3,8 +3,9 @@
 //! false-positive rate on hard negatives. A row counts as flagged when
 //! strip removes anything from it. The issue's target (recall at least
 //! 80%, false positives at most 2%) is checked on every file the rules were
-//! tuned on, and on all of them together; `blind2.jsonl`, written after the
-//! tuning and never read by it, is measured without printing a text.
+//! tuned on, and on all of them together; `blind2.jsonl` and
+//! `blind3.jsonl`, written after the tuning by people who never read the
+//! rules, and never read by it, are measured without printing a text.
 //!
 //! `AGENTFENCE_CORPUS_MISSES=1` prints the missed attacks and flagged
 //! benign rows of the tuned-on files.
@@ -127,40 +128,66 @@ fn tuned_on_rows_meet_the_targets() {
     );
 }
 
-/// Rows of `blind2.jsonl`, as its `BLIND2.md` counts them: a file cut
-/// short or grown would measure something else under the same name.
-const BLIND2_ATTACKS: usize = 139;
-const BLIND2_BENIGN: usize = 136;
+/// A never-tuned set: its row counts as its notes give them (a file cut
+/// short or grown would measure something else under the same name), and
+/// bounds around its first measurement. The bounds catch a regression of
+/// the strip layer on unseen text; no rule may be tuned to the rows, and a
+/// change that moves a figure updates the README ("Detection quality").
+struct NeverTuned {
+    file: &'static str,
+    attacks: usize,
+    benign: usize,
+    recall_floor: f64,
+    false_positive_ceiling: f64,
+}
 
-/// Bounds on the never-tuned set: recall at least 50% (the floor for text
-/// the rules have never seen) and false positives at most 7%, around the
-/// README's first measurement (56.1% and 5.9%, "Detection quality"). They
-/// catch a regression of the strip layer on unseen text; no rule may be
-/// tuned to them, and a change that moves the figure updates the README.
-const BLIND2_RECALL_FLOOR: f64 = 0.50;
-const BLIND2_FALSE_POSITIVE_CEILING: f64 = 0.07;
+const NEVER_TUNED: [NeverTuned; 2] = [
+    // First measured at 56.1% and 5.9%; the floor is the issue's 50%.
+    NeverTuned {
+        file: "blind2.jsonl",
+        attacks: 139,
+        benign: 136,
+        recall_floor: 0.50,
+        false_positive_ceiling: 0.07,
+    },
+    // Written blind for issue 14 (BLIND3.md), first measured at 45.0% and
+    // 3.6% (202 of 449, 17 of 474), below the issue's floor of 50% at 3%:
+    // the bounds hold what it measured, not the target.
+    NeverTuned {
+        file: "blind3.jsonl",
+        attacks: 449,
+        benign: 474,
+        recall_floor: 0.44,
+        false_positive_ceiling: 0.04,
+    },
+];
 
-/// The blind set is measured, never its texts printed: the figures are
-/// printed (`-- --nocapture`) and held within the bounds above. The file is
-/// committed, so its absence fails.
+/// The never-tuned sets are measured, never their texts printed: the
+/// figures are printed (`-- --nocapture`) and held within their bounds.
+/// The files are committed, so an absent one fails.
 #[test]
-fn blind_rows_are_measured() {
-    let score = score("blind2.jsonl", false);
-    assert_eq!(
-        (score.attacks, score.benign),
-        (BLIND2_ATTACKS, BLIND2_BENIGN),
-        "blind2.jsonl's rows (attacks, benign) are not those of BLIND2.md"
-    );
-    assert!(
-        score.recall() >= BLIND2_RECALL_FLOOR,
-        "blind2.jsonl: recall {:.1}% is below the floor of {:.0}%",
-        100.0 * score.recall(),
-        100.0 * BLIND2_RECALL_FLOOR
-    );
-    assert!(
-        score.false_positive_rate() <= BLIND2_FALSE_POSITIVE_CEILING,
-        "blind2.jsonl: false positives {:.1}% above the ceiling of {:.0}%",
-        100.0 * score.false_positive_rate(),
-        100.0 * BLIND2_FALSE_POSITIVE_CEILING
-    );
+fn never_tuned_rows_are_measured_within_their_bounds() {
+    for set in NEVER_TUNED {
+        let score = score(set.file, false);
+        assert_eq!(
+            (score.attacks, score.benign),
+            (set.attacks, set.benign),
+            "{}'s rows (attacks, benign) are not those of its notes",
+            set.file
+        );
+        assert!(
+            score.recall() >= set.recall_floor,
+            "{}: recall {:.1}% is below the floor of {:.0}%",
+            set.file,
+            100.0 * score.recall(),
+            100.0 * set.recall_floor
+        );
+        assert!(
+            score.false_positive_rate() <= set.false_positive_ceiling,
+            "{}: false positives {:.1}% above the ceiling of {:.0}%",
+            set.file,
+            100.0 * score.false_positive_rate(),
+            100.0 * set.false_positive_ceiling
+        );
+    }
 }
