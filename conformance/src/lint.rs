@@ -115,6 +115,7 @@ pub fn lint_with_retired(
             if let Expectation::Acceptable { acceptable } = &case.expectation {
                 check_acceptable(case, acceptable, &mut report);
             }
+            check_policies(file, case, &mut report);
             for key in case.upstream.keys() {
                 if !is_upstream_key(key) {
                     report(
@@ -124,7 +125,7 @@ pub fn lint_with_retired(
                 }
             }
             if let Some(suite) = suite {
-                check_divergence(suite, case, &mut report);
+                check_divergence(suite, file, case, &mut report);
                 if let Err(message) = suite.check_case(case) {
                     report(Some(case), message);
                 }
@@ -132,6 +133,36 @@ pub fn lint_with_retired(
         }
     }
     problems
+}
+
+/// A policy flag (a note with a `policy`) decides which answers of an
+/// `acceptable` case a port may give, so it sits on acceptable cases only,
+/// one to a case: with two, an answer after the first could not be told
+/// apart by policy.
+fn check_policies(file: &VectorFile, case: &Case, report: &mut impl FnMut(Option<&Case>, String)) {
+    let policies: Vec<&str> = file.policies_of(case).collect();
+    if policies.is_empty() {
+        return;
+    }
+    if !matches!(case.expectation, Expectation::Acceptable { .. }) {
+        report(
+            Some(case),
+            format!(
+                "flag {:?} names a policy, which only an acceptable case can carry",
+                policies[0]
+            ),
+        );
+    }
+    if policies.len() > 1 {
+        report(
+            Some(case),
+            format!(
+                "carries {} policy flags ({}); an acceptable case carries one at most",
+                policies.len(),
+                policies.join(", ")
+            ),
+        );
+    }
 }
 
 /// An `acceptable` case allows at least two different answers and carries
@@ -168,16 +199,19 @@ fn check_acceptable(
 }
 
 /// `upstream-divergence` is on a case exactly when some upstream answers
-/// something the case does not accept.
+/// something the case does not accept of a port that follows no policy
+/// flag: an answer only a policy allows is still recorded, since the suite
+/// chose otherwise.
 fn check_divergence(
     suite: &dyn Suite,
+    file: &VectorFile,
     case: &Case,
     report: &mut impl FnMut(Option<&Case>, String),
 ) {
     let diverging: Vec<&str> = case
         .upstream
         .iter()
-        .filter(|(_, answer)| !accepts(suite, case, answer))
+        .filter(|(_, answer)| !accepts(suite, file, case, answer))
         .map(|(key, _)| key.as_str())
         .collect();
     let flagged = case.has_flag(UPSTREAM_DIVERGENCE);
@@ -205,8 +239,9 @@ fn check_divergence(
 /// Whether `answer`, what an upstream answered, passes the case. An upstream
 /// that refused the input is recorded as `{"error": {"kind": K, ...}}`
 /// (without `kind` where none of ours fits), which passes an error of kind
-/// `K`, as `tools/record_upstream.py` judges it.
-fn accepts(suite: &dyn Suite, case: &Case, answer: &Value) -> bool {
+/// `K`, as `tools/record_upstream.py` judges it. In a case carrying a
+/// policy flag only the first answer, the suite's choice, counts.
+fn accepts(suite: &dyn Suite, file: &VectorFile, case: &Case, answer: &Value) -> bool {
     let error_kind = answer
         .get("error")
         .filter(|_| answer.as_object().is_some_and(|object| object.len() == 1))
@@ -216,7 +251,12 @@ fn accepts(suite: &dyn Suite, case: &Case, answer: &Value) -> bool {
         Expectation::Valid { expected } => suite.output_matches(&case.op, expected, answer),
         Expectation::Invalid { expected_error } => error_kind == Some(&expected_error.kind),
         Expectation::Acceptable { acceptable } => {
-            acceptable.iter().any(|alternative| match alternative {
+            let allowed = if file.policies_of(case).next().is_some() {
+                &acceptable[..acceptable.len().min(1)]
+            } else {
+                &acceptable[..]
+            };
+            allowed.iter().any(|alternative| match alternative {
                 Alternative::Expected(expected) => suite.output_matches(&case.op, expected, answer),
                 Alternative::ExpectedError(expected) => error_kind == Some(&expected.kind),
             })
@@ -284,6 +324,7 @@ mod tests {
                     effect: "e".into(),
                 },
             )]),
+            policies: Default::default(),
             header: Default::default(),
             config: Value::Null,
             cases,

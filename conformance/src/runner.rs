@@ -12,8 +12,8 @@ use crate::case_list::{CaseList, glob_matches};
 use crate::outcome::{Answer, Verdict, judge};
 use crate::protocol::ImplementationInfo;
 use crate::report::{CaseReport, FileReport, RunReport};
-use crate::suites::SuiteRegistry;
-use crate::vectors::{Case, VectorFile, VectorSet};
+use crate::suites::{Suite, SuiteRegistry};
+use crate::vectors::{Case, Expectation, VectorFile, VectorSet};
 
 /// Something that answers cases: the embedded reference or a port.
 pub trait Implementation {
@@ -61,6 +61,15 @@ pub struct Selection {
     /// Cases that are run and must fail: a failure counts as an expected
     /// failure, a pass as a failure.
     pub xfail: Vec<CaseList>,
+    /// Cases carrying one of these flags are reported as skipped without
+    /// being sent (`--skip-flag`): a port that cannot take the input the
+    /// flag names (a nonce from outside, for `invalid-nonce`).
+    pub skip_flags: Vec<String>,
+    /// The policy flags the implementation follows (`--follow-flag`): in
+    /// an `acceptable` case carrying one, its answers after the first are
+    /// allowed too. A policy the run does not follow allows the first
+    /// answer only.
+    pub follow_flags: Vec<String>,
 }
 
 impl Selection {
@@ -80,6 +89,63 @@ impl Selection {
         })
     }
 
+    /// Why `case` is skipped by `--skip-flag` (the first of its flags
+    /// that is skipped).
+    fn skip_flag_reason(&self, case: &Case) -> Option<String> {
+        case.flags
+            .iter()
+            .find(|flag| self.skip_flags.contains(flag))
+            .map(|flag| format!("the case carries flag {flag:?}, skipped by --skip-flag"))
+    }
+
+    /// The verdict of an answer `judge` passed, given the policies the run
+    /// follows: an answer that only a policy flag of the case allows, and
+    /// that the run does not follow, fails.
+    fn apply_policies(
+        &self,
+        suite: &dyn Suite,
+        file: &VectorFile,
+        case: &Case,
+        answer: &Answer,
+        verdict: Verdict,
+    ) -> Verdict {
+        let Expectation::Acceptable { acceptable } = &case.expectation else {
+            return verdict;
+        };
+        let unfollowed: Vec<&str> = file
+            .policies_of(case)
+            .filter(|flag| !self.follow_flags.iter().any(|followed| followed == flag))
+            .collect();
+        if verdict != Verdict::Passed || unfollowed.is_empty() {
+            return verdict;
+        }
+        let Some(first) = acceptable.first() else {
+            return verdict;
+        };
+        let choice = Case {
+            expectation: Expectation::Acceptable {
+                acceptable: vec![first.clone()],
+            },
+            ..case.clone()
+        };
+        match judge(suite, &choice, answer) {
+            Verdict::Passed => Verdict::Passed,
+            _ => Verdict::Failed {
+                reason: format!(
+                    "the answer is one that only flag {flag:?} allows ({policy}), and the run \
+                     does not follow it: the suite's choice is the first acceptable answer \
+                     (declare the policy with --follow-flag {flag})",
+                    flag = unfollowed[0],
+                    policy = file
+                        .policies
+                        .get(unfollowed[0])
+                        .map(String::as_str)
+                        .unwrap_or("a policy"),
+                ),
+            },
+        }
+    }
+
     fn is_expected_to_fail(&self, case: &Case) -> bool {
         self.xfail
             .iter()
@@ -97,6 +163,31 @@ impl Selection {
             .flat_map(|list| list.stale(ids.iter().copied()))
             .map(|stale| stale.to_string())
             .collect();
+        let flags: Vec<&str> = vectors
+            .files
+            .iter()
+            .flat_map(|file| file.notes.keys())
+            .map(String::as_str)
+            .collect();
+        for flag in &self.skip_flags {
+            if !flags.contains(&flag.as_str()) {
+                problems.push(format!(
+                    "--skip-flag {flag:?} is no flag of the loaded vector files"
+                ));
+            }
+        }
+        for flag in &self.follow_flags {
+            if !vectors
+                .files
+                .iter()
+                .any(|file| file.policies.contains_key(flag))
+            {
+                problems.push(format!(
+                    "--follow-flag {flag:?} is no policy flag of the loaded vector files \
+                     (a policy flag's note has a \"policy\")"
+                ));
+            }
+        }
         problems.extend(
             self.ids
                 .iter()
@@ -185,7 +276,10 @@ pub fn run(
         };
         let mut reports = Vec::with_capacity(cases.len());
         for case in cases {
-            if let Some(reason) = selection.skip_reason(case) {
+            if let Some(reason) = selection
+                .skip_reason(case)
+                .or_else(|| selection.skip_flag_reason(case))
+            {
                 let answer = Answer::NotSent {
                     reason: reason.clone(),
                 };
@@ -216,6 +310,13 @@ pub fn run(
                     Ok(prepared) => {
                         let answer = implementation.run_case(file, prepared.case());
                         let verdict = judge(*suite, prepared.case(), &answer);
+                        let verdict = selection.apply_policies(
+                            *suite,
+                            file,
+                            prepared.case(),
+                            &answer,
+                            verdict,
+                        );
                         // Ends the fixture, now that the answer is in.
                         (prepared.into_case(), answer, verdict)
                     }
@@ -322,6 +423,7 @@ mod tests {
                 version: "1.0.0".into(),
                 description: "d".into(),
                 notes: Default::default(),
+                policies: Default::default(),
                 header: Default::default(),
                 config: Value::Null,
                 cases: vec![
@@ -490,6 +592,7 @@ mod tests {
                 version: "1.0.0".into(),
                 description: "d".into(),
                 notes: Default::default(),
+                policies: Default::default(),
                 header: Default::default(),
                 config: json!({}),
                 cases: vec![Case {

@@ -174,6 +174,16 @@ pub struct Note {
     pub effect: String,
 }
 
+/// A note as the file writes it: a flag that names a policy also says, in
+/// `policy`, what a port that follows it answers.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawNote {
+    description: String,
+    effect: String,
+    policy: Option<String>,
+}
+
 /// The error kind an `invalid` case expects; messages are never compared.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -230,6 +240,17 @@ impl Case {
     }
 }
 
+impl VectorFile {
+    /// The policy flags `case` carries, in the order of its flags (the lint
+    /// allows one at most).
+    pub fn policies_of<'a>(&'a self, case: &'a Case) -> impl Iterator<Item = &'a str> + 'a {
+        case.flags
+            .iter()
+            .filter(|flag| self.policies.contains_key(flag.as_str()))
+            .map(String::as_str)
+    }
+}
+
 /// One vector file, parsed and checked against its suite (by
 /// [`crate::loader`]).
 #[derive(Debug, Clone, PartialEq)]
@@ -241,6 +262,12 @@ pub struct VectorFile {
     pub version: String,
     pub description: String,
     pub notes: BTreeMap<String, Note>,
+    /// The flags whose note names a policy (its `policy` field, the text
+    /// here): in an `acceptable` case carrying one, the first answer is the
+    /// suite's choice, allowed to every port, and the others are allowed
+    /// only to a port that follows the policy (`agentfence run
+    /// --follow-flag FLAG`).
+    pub policies: BTreeMap<String, String>,
     /// The suite-specific header fields (everything not listed above).
     pub header: Map<String, Value>,
     /// The `config` of the protocol's suite message, built by the suite
@@ -277,7 +304,7 @@ struct RawHeader {
     version: String,
     description: String,
     #[serde(default)]
-    notes: BTreeMap<String, Note>,
+    notes: BTreeMap<String, RawNote>,
     cases: Vec<Value>,
     #[serde(flatten)]
     extra: Map<String, Value>,
@@ -376,6 +403,22 @@ impl UncheckedFile {
                 path: json_path(&error.path().to_string()),
                 message: error.inner().to_string(),
             })?;
+        let mut notes = BTreeMap::new();
+        let mut policies = BTreeMap::new();
+        for (flag, note) in header.notes {
+            if let Some(policy) = note.policy {
+                policies.insert(flag.clone(), policy);
+            }
+            let RawNote {
+                description,
+                effect,
+                ..
+            } = note;
+            notes.insert(flag, Note {
+                description,
+                effect,
+            });
+        }
         Ok(UncheckedFile {
             file: VectorFile {
                 source,
@@ -383,7 +426,8 @@ impl UncheckedFile {
                 suite: header.suite,
                 version: header.version,
                 description: header.description,
-                notes: header.notes,
+                notes,
+                policies,
                 header: header.extra,
                 config: Value::Null,
                 cases: Vec::new(),
