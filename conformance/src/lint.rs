@@ -135,33 +135,59 @@ pub fn lint_with_retired(
     problems
 }
 
-/// A policy flag (a note with a `policy`) decides which answers of an
-/// `acceptable` case a port may give, so it sits on acceptable cases only,
-/// one to a case: with two, an answer after the first could not be told
-/// apart by policy.
+/// The flags an acceptable answer needs are policy flags (a note with a
+/// `policy`) that the case carries; the first answer, the suite's own
+/// choice, needs none; and a policy flag on a case is needed by one of its
+/// answers at least, since it decides nothing otherwise.
 fn check_policies(file: &VectorFile, case: &Case, report: &mut impl FnMut(Option<&Case>, String)) {
-    let policies: Vec<&str> = file.policies_of(case).collect();
-    if policies.is_empty() {
-        return;
-    }
-    if !matches!(case.expectation, Expectation::Acceptable { .. }) {
+    let answers = match &case.expectation {
+        Expectation::Acceptable { acceptable } => acceptable.len(),
+        _ => 0,
+    };
+    let needed: Vec<&String> = (0..answers)
+        .flat_map(|index| file.answer_flags(case, index))
+        .collect();
+    if !file.answer_flags(case, 0).is_empty() {
         report(
             Some(case),
-            format!(
-                "flag {:?} names a policy, which only an acceptable case can carry",
-                policies[0]
-            ),
+            "the first acceptable answer, the suite's own choice, may need no flag".into(),
         );
     }
-    if policies.len() > 1 {
-        report(
-            Some(case),
-            format!(
-                "carries {} policy flags ({}); an acceptable case carries one at most",
-                policies.len(),
-                policies.join(", ")
-            ),
-        );
+    for index in 0..answers {
+        for flag in file.answer_flags(case, index) {
+            if !file.policies.contains_key(flag) {
+                report(
+                    Some(case),
+                    format!(
+                        "acceptable answer {} needs flag {flag:?}, which names no policy (its note has no \"policy\")",
+                        index + 1
+                    ),
+                );
+            }
+            if !case.has_flag(flag) {
+                report(
+                    Some(case),
+                    format!(
+                        "acceptable answer {} needs flag {flag:?}, which the case does not carry",
+                        index + 1
+                    ),
+                );
+            }
+        }
+    }
+    for flag in case
+        .flags
+        .iter()
+        .filter(|flag| file.policies.contains_key(*flag))
+    {
+        if !needed.contains(&flag) {
+            report(
+                Some(case),
+                format!(
+                    "flag {flag:?} names a policy, but no acceptable answer of the case needs it"
+                ),
+            );
+        }
     }
 }
 
@@ -239,8 +265,8 @@ fn check_divergence(
 /// Whether `answer`, what an upstream answered, passes the case. An upstream
 /// that refused the input is recorded as `{"error": {"kind": K, ...}}`
 /// (without `kind` where none of ours fits), which passes an error of kind
-/// `K`, as `tools/record_upstream.py` judges it. In a case carrying a
-/// policy flag only the first answer, the suite's choice, counts.
+/// `K`, as `tools/record_upstream.py` judges it. Only answers that need no
+/// policy flag count.
 fn accepts(suite: &dyn Suite, file: &VectorFile, case: &Case, answer: &Value) -> bool {
     let error_kind = answer
         .get("error")
@@ -251,12 +277,12 @@ fn accepts(suite: &dyn Suite, file: &VectorFile, case: &Case, answer: &Value) ->
         Expectation::Valid { expected } => suite.output_matches(&case.op, expected, answer),
         Expectation::Invalid { expected_error } => error_kind == Some(&expected_error.kind),
         Expectation::Acceptable { acceptable } => {
-            let allowed = if file.policies_of(case).next().is_some() {
-                &acceptable[..acceptable.len().min(1)]
-            } else {
-                &acceptable[..]
-            };
-            allowed.iter().any(|alternative| match alternative {
+            let allowed = acceptable
+                .iter()
+                .enumerate()
+                .filter(|(index, _)| file.answer_flags(case, *index).is_empty())
+                .map(|(_, alternative)| alternative);
+            allowed.into_iter().any(|alternative| match alternative {
                 Alternative::Expected(expected) => suite.output_matches(&case.op, expected, answer),
                 Alternative::ExpectedError(expected) => error_kind == Some(&expected.kind),
             })
@@ -325,6 +351,7 @@ mod tests {
                 },
             )]),
             policies: Default::default(),
+            answer_flags: Default::default(),
             header: Default::default(),
             config: Value::Null,
             cases,

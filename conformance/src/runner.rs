@@ -99,8 +99,8 @@ impl Selection {
     }
 
     /// The verdict of an answer `judge` passed, given the policies the run
-    /// follows: an answer that only a policy flag of the case allows, and
-    /// that the run does not follow, fails.
+    /// follows: an answer that only answers needing a policy flag the run
+    /// does not follow allow fails, naming the flag.
     fn apply_policies(
         &self,
         suite: &dyn Suite,
@@ -112,37 +112,53 @@ impl Selection {
         let Expectation::Acceptable { acceptable } = &case.expectation else {
             return verdict;
         };
-        let unfollowed: Vec<&str> = file
-            .policies_of(case)
-            .filter(|flag| !self.follow_flags.iter().any(|followed| followed == flag))
-            .collect();
-        if verdict != Verdict::Passed || unfollowed.is_empty() {
+        if verdict != Verdict::Passed || !file.answer_flags.contains_key(&case.id) {
             return verdict;
         }
-        let Some(first) = acceptable.first() else {
+        let mut unfollowed: Option<Vec<&str>> = None;
+        for (index, alternative) in acceptable.iter().enumerate() {
+            let alone = Case {
+                expectation: Expectation::Acceptable {
+                    acceptable: vec![alternative.clone()],
+                },
+                ..case.clone()
+            };
+            if judge(suite, &alone, answer) != Verdict::Passed {
+                continue;
+            }
+            let missing: Vec<&str> = file
+                .answer_flags(case, index)
+                .iter()
+                .filter(|flag| !self.follow_flags.contains(flag))
+                .map(String::as_str)
+                .collect();
+            if missing.is_empty() {
+                return Verdict::Passed;
+            }
+            unfollowed.get_or_insert(missing);
+        }
+        let Some(missing) = unfollowed else {
             return verdict;
         };
-        let choice = Case {
-            expectation: Expectation::Acceptable {
-                acceptable: vec![first.clone()],
-            },
-            ..case.clone()
-        };
-        match judge(suite, &choice, answer) {
-            Verdict::Passed => Verdict::Passed,
-            _ => Verdict::Failed {
-                reason: format!(
-                    "the answer is one that only flag {flag:?} allows ({policy}), and the run \
-                     does not follow it: the suite's choice is the first acceptable answer \
-                     (declare the policy with --follow-flag {flag})",
-                    flag = unfollowed[0],
-                    policy = file
-                        .policies
-                        .get(unfollowed[0])
-                        .map(String::as_str)
-                        .unwrap_or("a policy"),
-                ),
-            },
+        let policies: Vec<String> = missing
+            .iter()
+            .map(|flag| match file.policies.get(*flag) {
+                Some(policy) => format!("{flag}: {policy}"),
+                None => (*flag).to_owned(),
+            })
+            .collect();
+        let options: Vec<String> = missing
+            .iter()
+            .map(|flag| format!("--follow-flag {flag}"))
+            .collect();
+        Verdict::Failed {
+            reason: format!(
+                "the answer is acceptable only under policy flag(s) the run does not follow ({}); \
+                 the suite's own choice is the first acceptable answer, and a port that follows \
+                 the policy says so with {}",
+                policies.join("; "),
+                options.join(" ")
+            ),
         }
     }
 
@@ -424,6 +440,7 @@ mod tests {
                 description: "d".into(),
                 notes: Default::default(),
                 policies: Default::default(),
+                answer_flags: Default::default(),
                 header: Default::default(),
                 config: Value::Null,
                 cases: vec![
@@ -593,6 +610,7 @@ mod tests {
                 description: "d".into(),
                 notes: Default::default(),
                 policies: Default::default(),
+                answer_flags: Default::default(),
                 header: Default::default(),
                 config: json!({}),
                 cases: vec![Case {

@@ -241,13 +241,13 @@ impl Case {
 }
 
 impl VectorFile {
-    /// The policy flags `case` carries, in the order of its flags (the lint
-    /// allows one at most).
-    pub fn policies_of<'a>(&'a self, case: &'a Case) -> impl Iterator<Item = &'a str> + 'a {
-        case.flags
-            .iter()
-            .filter(|flag| self.policies.contains_key(flag.as_str()))
-            .map(String::as_str)
+    /// The policy flags answer `index` (0-based) of acceptable case `case`
+    /// needs; none for any other case.
+    pub fn answer_flags(&self, case: &Case, index: usize) -> &[String] {
+        self.answer_flags
+            .get(&case.id)
+            .and_then(|answers| answers.get(index))
+            .map_or(&[], Vec::as_slice)
     }
 }
 
@@ -263,11 +263,14 @@ pub struct VectorFile {
     pub description: String,
     pub notes: BTreeMap<String, Note>,
     /// The flags whose note names a policy (its `policy` field, the text
-    /// here): in an `acceptable` case carrying one, the first answer is the
-    /// suite's choice, allowed to every port, and the others are allowed
-    /// only to a port that follows the policy (`agentfence run
+    /// here): a port follows such a flag or not (`agentfence run
     /// --follow-flag FLAG`).
     pub policies: BTreeMap<String, String>,
+    /// For each `acceptable` case, by id, the policy flags each of its
+    /// answers needs (an answer's `flags`): an answer passes a run that
+    /// follows all of them, so one that needs none passes every run. The
+    /// first answer, the suite's choice, needs none.
+    pub answer_flags: BTreeMap<String, Vec<Vec<String>>>,
     /// The suite-specific header fields (everything not listed above).
     pub header: Map<String, Value>,
     /// The `config` of the protocol's suite message, built by the suite
@@ -330,10 +333,39 @@ struct RawCase {
     result: ResultKind,
     expected: Option<Value>,
     expected_error: Option<ExpectedError>,
-    acceptable: Option<Vec<Alternative>>,
+    acceptable: Option<Vec<RawAlternative>>,
     #[serde(default)]
     upstream: BTreeMap<String, Value>,
     fixture: Option<Value>,
+}
+
+/// An answer of an `acceptable` case as the file writes it: an
+/// [`Alternative`], and the policy flags a port must follow for it to pass.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAlternative {
+    expected: Option<Value>,
+    expected_error: Option<ExpectedError>,
+    flags: Option<Vec<String>>,
+}
+
+impl RawAlternative {
+    fn into_alternative(self) -> Result<Alternative, String> {
+        if self.flags.as_ref().is_some_and(Vec::is_empty) {
+            return Err(
+                "an acceptable answer's \"flags\" name one policy flag at least; leave it out for none"
+                    .into(),
+            );
+        }
+        match (self.expected, self.expected_error) {
+            (Some(expected), None) => Ok(Alternative::Expected(expected)),
+            (None, Some(error)) => Ok(Alternative::ExpectedError(error)),
+            _ => Err(
+                "an acceptable answer holds exactly one of \"expected\" and \"expected_error\""
+                    .into(),
+            ),
+        }
+    }
 }
 
 impl RawCase {
@@ -367,7 +399,13 @@ impl RawCase {
                 expected_error: self.expected_error.take().ok_or_else(missing)?,
             },
             ResultKind::Acceptable => {
-                let acceptable = self.acceptable.take().ok_or_else(missing)?;
+                let acceptable = self
+                    .acceptable
+                    .take()
+                    .ok_or_else(missing)?
+                    .into_iter()
+                    .map(RawAlternative::into_alternative)
+                    .collect::<Result<Vec<_>, _>>()?;
                 if acceptable.is_empty() {
                     return Err("\"acceptable\" lists no answer".into());
                 }
@@ -414,10 +452,13 @@ impl UncheckedFile {
                 effect,
                 ..
             } = note;
-            notes.insert(flag, Note {
-                description,
-                effect,
-            });
+            notes.insert(
+                flag,
+                Note {
+                    description,
+                    effect,
+                },
+            );
         }
         Ok(UncheckedFile {
             file: VectorFile {
@@ -428,6 +469,7 @@ impl UncheckedFile {
                 description: header.description,
                 notes,
                 policies,
+                answer_flags: BTreeMap::new(),
                 header: header.extra,
                 config: Value::Null,
                 cases: Vec::new(),
@@ -504,9 +546,40 @@ impl UncheckedFile {
     /// The checked file: its cases, read and checked, and the `config` its
     /// suite built from the header.
     pub fn into_file(self, cases: Vec<Case>, config: Value) -> VectorFile {
+        // The answers' flags, read again from the raw cases that `case`
+        // parsed (and so checked) already.
+        let answer_flags = self
+            .cases
+            .iter()
+            .filter_map(|raw| {
+                let id = raw.get("id")?.as_str()?;
+                let answers = raw.get("acceptable")?.as_array()?;
+                let flags: Vec<Vec<String>> = answers
+                    .iter()
+                    .map(|answer| {
+                        answer
+                            .get("flags")
+                            .and_then(Value::as_array)
+                            .map(|flags| {
+                                flags
+                                    .iter()
+                                    .filter_map(Value::as_str)
+                                    .map(str::to_owned)
+                                    .collect()
+                            })
+                            .unwrap_or_default()
+                    })
+                    .collect();
+                flags
+                    .iter()
+                    .any(|flags| !flags.is_empty())
+                    .then(|| (id.to_owned(), flags))
+            })
+            .collect();
         VectorFile {
             config,
             cases,
+            answer_flags,
             ..self.file
         }
     }
