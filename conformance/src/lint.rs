@@ -579,6 +579,75 @@ mod tests {
         assert!(messages(&files)[0].contains("not flagged upstream-divergence"));
     }
 
+    /// A file with the policy flag `policy` (a note with a policy) beside
+    /// `choice`, and `answer_flags` for case template-0001.
+    fn file_with_policy(cases: Vec<Case>, answer_flags: Vec<Vec<&str>>) -> VectorFile {
+        let mut file = file_with_choice(cases);
+        file.notes.insert(
+            "policy".into(),
+            Note {
+                description: "d".into(),
+                effect: "e".into(),
+            },
+        );
+        file.policies.insert("policy".into(), "p".into());
+        file.answer_flags.insert(
+            "template-0001".into(),
+            answer_flags
+                .into_iter()
+                .map(|flags| flags.into_iter().map(str::to_owned).collect())
+                .collect(),
+        );
+        file
+    }
+
+    #[test]
+    fn policy_flags_on_answers_are_checked() {
+        let good = file_with_policy(
+            vec![acceptable_case(&["policy"], two_answers())],
+            vec![vec![], vec!["policy"]],
+        );
+        assert_eq!(messages(&[good]), Vec::<String>::new());
+
+        let first = file_with_policy(
+            vec![acceptable_case(&["policy"], two_answers())],
+            vec![vec!["policy"], vec![]],
+        );
+        assert!(messages(&[first])[0].contains("the first acceptable answer"));
+
+        let not_a_policy = file_with_policy(
+            vec![acceptable_case(&["choice"], two_answers())],
+            vec![vec![], vec!["choice"]],
+        );
+        assert!(messages(&[not_a_policy])[0].contains("names no policy"));
+
+        let not_carried = file_with_policy(
+            vec![acceptable_case(&["choice"], two_answers())],
+            vec![vec![], vec!["policy"]],
+        );
+        assert!(messages(&[not_carried])[0].contains("which the case does not carry"));
+
+        let unused = file_with_policy(
+            vec![acceptable_case(&["policy"], two_answers())],
+            vec![vec![], vec![]],
+        );
+        assert!(messages(&[unused])[0].contains("no acceptable answer of the case needs it"));
+    }
+
+    /// An upstream that gives the answer only a policy allows still
+    /// diverges: the suite chose otherwise, and the answer stays recorded.
+    #[test]
+    fn an_upstream_answer_only_a_policy_allows_is_a_divergence() {
+        let mut flagged = acceptable_case(&["policy"], two_answers());
+        flagged.upstream =
+            BTreeMap::from([("x@1".to_owned(), json!({"error": {"kind": "timeout"}}))]);
+        let files = [file_with_policy(
+            vec![flagged],
+            vec![vec![], vec!["policy"]],
+        )];
+        assert!(messages(&files)[0].contains("not flagged upstream-divergence"));
+    }
+
     #[test]
     fn upstream_error_of_the_expected_kind_agrees_with_an_invalid_case() {
         let mut invalid = case("template-0001", &[], &[]);
