@@ -340,26 +340,34 @@ struct RawCase {
 }
 
 /// An answer of an `acceptable` case as the file writes it: an
-/// [`Alternative`], and the policy flags a port must follow for it to pass.
+/// [`Alternative`], and the policy flags a port must follow for it to pass
+/// (read again by [`UncheckedFile::into_file`]). Checked as it is read, so
+/// that a broken answer is reported at its own path.
+#[derive(Deserialize)]
+#[serde(try_from = "RawAlternativeFields")]
+struct RawAlternative(Alternative);
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawAlternative {
+struct RawAlternativeFields {
     expected: Option<Value>,
     expected_error: Option<ExpectedError>,
     flags: Option<Vec<String>>,
 }
 
-impl RawAlternative {
-    fn into_alternative(self) -> Result<Alternative, String> {
-        if self.flags.as_ref().is_some_and(Vec::is_empty) {
+impl TryFrom<RawAlternativeFields> for RawAlternative {
+    type Error = String;
+
+    fn try_from(fields: RawAlternativeFields) -> Result<RawAlternative, String> {
+        if fields.flags.as_ref().is_some_and(Vec::is_empty) {
             return Err(
                 "an acceptable answer's \"flags\" name one policy flag at least; leave it out for none"
                     .into(),
             );
         }
-        match (self.expected, self.expected_error) {
-            (Some(expected), None) => Ok(Alternative::Expected(expected)),
-            (None, Some(error)) => Ok(Alternative::ExpectedError(error)),
+        match (fields.expected, fields.expected_error) {
+            (Some(expected), None) => Ok(RawAlternative(Alternative::Expected(expected))),
+            (None, Some(error)) => Ok(RawAlternative(Alternative::ExpectedError(error))),
             _ => Err(
                 "an acceptable answer holds exactly one of \"expected\" and \"expected_error\""
                     .into(),
@@ -404,8 +412,8 @@ impl RawCase {
                     .take()
                     .ok_or_else(missing)?
                     .into_iter()
-                    .map(RawAlternative::into_alternative)
-                    .collect::<Result<Vec<_>, _>>()?;
+                    .map(|RawAlternative(alternative)| alternative)
+                    .collect::<Vec<_>>();
                 if acceptable.is_empty() {
                     return Err("\"acceptable\" lists no answer".into());
                 }
@@ -704,6 +712,8 @@ mod tests {
             json!([{"kind": "other", "template": null}]),
             json!([{"expected": {}, "expected_error": {"kind": "timeout"}}]),
             json!([{"expected_error": {"kind": "timeout", "message": "m"}}]),
+            json!([{"expected": {}, "flags": []}]),
+            json!([{"expected": {}, "flags": "policy"}]),
         ] {
             let error = parse(file_with_case(json!({
                 "id": "template-0005", "description": "d", "op": "template", "flags": ["f"],
