@@ -65,10 +65,9 @@ pub struct Selection {
     /// being sent (`--skip-flag`): a port that cannot take the input the
     /// flag names (a nonce from outside, for `invalid-nonce`).
     pub skip_flags: Vec<String>,
-    /// The policy flags the implementation follows (`--follow-flag`): in
-    /// an `acceptable` case carrying one, its answers after the first are
-    /// allowed too. A policy the run does not follow allows the first
-    /// answer only.
+    /// The policy flags the implementation follows (`--follow-flag`): an
+    /// acceptable answer that lists policy flags passes only a run that
+    /// follows each of them; one that lists none passes every run.
     pub follow_flags: Vec<String>,
 }
 
@@ -98,9 +97,9 @@ impl Selection {
             .map(|flag| format!("the case carries flag {flag:?}, skipped by --skip-flag"))
     }
 
-    /// The verdict of an answer `judge` passed, given the policies the run
-    /// follows: an answer that only answers needing a policy flag the run
-    /// does not follow allow fails, naming the flag.
+    /// The verdict of an answer, given the policies the run follows: an
+    /// answer `judge` passed, but that only acceptable answers needing a
+    /// policy the run does not follow match, fails, naming the policy.
     fn apply_policies(
         &self,
         suite: &dyn Suite,
