@@ -115,6 +115,7 @@ pub fn lint_with_retired(
             if let Expectation::Acceptable { acceptable } = &case.expectation {
                 check_acceptable(case, acceptable, &mut report);
             }
+            check_policies(file, case, &mut report);
             for key in case.upstream.keys() {
                 if !is_upstream_key(key) {
                     report(
@@ -124,7 +125,7 @@ pub fn lint_with_retired(
                 }
             }
             if let Some(suite) = suite {
-                check_divergence(suite, case, &mut report);
+                check_divergence(suite, file, case, &mut report);
                 if let Err(message) = suite.check_case(case) {
                     report(Some(case), message);
                 }
@@ -132,6 +133,62 @@ pub fn lint_with_retired(
         }
     }
     problems
+}
+
+/// The flags an acceptable answer needs are policy flags (a note with a
+/// `policy`) that the case carries; the first answer, the suite's own
+/// choice, needs none; and a policy flag on a case is needed by one of its
+/// answers at least, since it decides nothing otherwise.
+fn check_policies(file: &VectorFile, case: &Case, report: &mut impl FnMut(Option<&Case>, String)) {
+    let answers = match &case.expectation {
+        Expectation::Acceptable { acceptable } => acceptable.len(),
+        _ => 0,
+    };
+    let needed: Vec<&String> = (0..answers)
+        .flat_map(|index| file.answer_flags(case, index))
+        .collect();
+    if !file.answer_flags(case, 0).is_empty() {
+        report(
+            Some(case),
+            "the first acceptable answer, the suite's own choice, may need no flag".into(),
+        );
+    }
+    for index in 0..answers {
+        for flag in file.answer_flags(case, index) {
+            if !file.policies.contains_key(flag) {
+                report(
+                    Some(case),
+                    format!(
+                        "acceptable answer {} needs flag {flag:?}, which names no policy (its note has no \"policy\")",
+                        index + 1
+                    ),
+                );
+            }
+            if !case.has_flag(flag) {
+                report(
+                    Some(case),
+                    format!(
+                        "acceptable answer {} needs flag {flag:?}, which the case does not carry",
+                        index + 1
+                    ),
+                );
+            }
+        }
+    }
+    for flag in case
+        .flags
+        .iter()
+        .filter(|flag| file.policies.contains_key(*flag))
+    {
+        if !needed.contains(&flag) {
+            report(
+                Some(case),
+                format!(
+                    "flag {flag:?} names a policy, but no acceptable answer of the case needs it"
+                ),
+            );
+        }
+    }
 }
 
 /// An `acceptable` case allows at least two different answers and carries
@@ -168,16 +225,19 @@ fn check_acceptable(
 }
 
 /// `upstream-divergence` is on a case exactly when some upstream answers
-/// something the case does not accept.
+/// something the case does not accept of a port that follows no policy
+/// flag: an answer only a policy allows is still recorded, since the suite
+/// chose otherwise.
 fn check_divergence(
     suite: &dyn Suite,
+    file: &VectorFile,
     case: &Case,
     report: &mut impl FnMut(Option<&Case>, String),
 ) {
     let diverging: Vec<&str> = case
         .upstream
         .iter()
-        .filter(|(_, answer)| !accepts(suite, case, answer))
+        .filter(|(_, answer)| !accepts(suite, file, case, answer))
         .map(|(key, _)| key.as_str())
         .collect();
     let flagged = case.has_flag(UPSTREAM_DIVERGENCE);
@@ -205,8 +265,9 @@ fn check_divergence(
 /// Whether `answer`, what an upstream answered, passes the case. An upstream
 /// that refused the input is recorded as `{"error": {"kind": K, ...}}`
 /// (without `kind` where none of ours fits), which passes an error of kind
-/// `K`, as `tools/record_upstream.py` judges it.
-fn accepts(suite: &dyn Suite, case: &Case, answer: &Value) -> bool {
+/// `K`, as `tools/record_upstream.py` judges it. Only answers that need no
+/// policy flag count.
+fn accepts(suite: &dyn Suite, file: &VectorFile, case: &Case, answer: &Value) -> bool {
     let error_kind = answer
         .get("error")
         .filter(|_| answer.as_object().is_some_and(|object| object.len() == 1))
@@ -216,7 +277,12 @@ fn accepts(suite: &dyn Suite, case: &Case, answer: &Value) -> bool {
         Expectation::Valid { expected } => suite.output_matches(&case.op, expected, answer),
         Expectation::Invalid { expected_error } => error_kind == Some(&expected_error.kind),
         Expectation::Acceptable { acceptable } => {
-            acceptable.iter().any(|alternative| match alternative {
+            let allowed = acceptable
+                .iter()
+                .enumerate()
+                .filter(|(index, _)| file.answer_flags(case, *index).is_empty())
+                .map(|(_, alternative)| alternative);
+            allowed.into_iter().any(|alternative| match alternative {
                 Alternative::Expected(expected) => suite.output_matches(&case.op, expected, answer),
                 Alternative::ExpectedError(expected) => error_kind == Some(&expected.kind),
             })
@@ -284,6 +350,8 @@ mod tests {
                     effect: "e".into(),
                 },
             )]),
+            policies: Default::default(),
+            answer_flags: Default::default(),
             header: Default::default(),
             config: Value::Null,
             cases,
@@ -508,6 +576,75 @@ mod tests {
             json!({"kind": "not_found", "template": null}),
         )]);
         let files = [file_with_choice(vec![diverging])];
+        assert!(messages(&files)[0].contains("not flagged upstream-divergence"));
+    }
+
+    /// A file with the policy flag `policy` (a note with a policy) beside
+    /// `choice`, and `answer_flags` for case template-0001.
+    fn file_with_policy(cases: Vec<Case>, answer_flags: Vec<Vec<&str>>) -> VectorFile {
+        let mut file = file_with_choice(cases);
+        file.notes.insert(
+            "policy".into(),
+            Note {
+                description: "d".into(),
+                effect: "e".into(),
+            },
+        );
+        file.policies.insert("policy".into(), "p".into());
+        file.answer_flags.insert(
+            "template-0001".into(),
+            answer_flags
+                .into_iter()
+                .map(|flags| flags.into_iter().map(str::to_owned).collect())
+                .collect(),
+        );
+        file
+    }
+
+    #[test]
+    fn policy_flags_on_answers_are_checked() {
+        let good = file_with_policy(
+            vec![acceptable_case(&["policy"], two_answers())],
+            vec![vec![], vec!["policy"]],
+        );
+        assert_eq!(messages(&[good]), Vec::<String>::new());
+
+        let first = file_with_policy(
+            vec![acceptable_case(&["policy"], two_answers())],
+            vec![vec!["policy"], vec![]],
+        );
+        assert!(messages(&[first])[0].contains("the first acceptable answer"));
+
+        let not_a_policy = file_with_policy(
+            vec![acceptable_case(&["choice"], two_answers())],
+            vec![vec![], vec!["choice"]],
+        );
+        assert!(messages(&[not_a_policy])[0].contains("names no policy"));
+
+        let not_carried = file_with_policy(
+            vec![acceptable_case(&["choice"], two_answers())],
+            vec![vec![], vec!["policy"]],
+        );
+        assert!(messages(&[not_carried])[0].contains("which the case does not carry"));
+
+        let unused = file_with_policy(
+            vec![acceptable_case(&["policy"], two_answers())],
+            vec![vec![], vec![]],
+        );
+        assert!(messages(&[unused])[0].contains("no acceptable answer of the case needs it"));
+    }
+
+    /// An upstream that gives the answer only a policy allows still
+    /// diverges: the suite chose otherwise, and the answer stays recorded.
+    #[test]
+    fn an_upstream_answer_only_a_policy_allows_is_a_divergence() {
+        let mut flagged = acceptable_case(&["policy"], two_answers());
+        flagged.upstream =
+            BTreeMap::from([("x@1".to_owned(), json!({"error": {"kind": "timeout"}}))]);
+        let files = [file_with_policy(
+            vec![flagged],
+            vec![vec![], vec!["policy"]],
+        )];
         assert!(messages(&files)[0].contains("not flagged upstream-divergence"));
     }
 

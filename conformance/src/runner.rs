@@ -12,8 +12,8 @@ use crate::case_list::{CaseList, glob_matches};
 use crate::outcome::{Answer, Verdict, judge};
 use crate::protocol::ImplementationInfo;
 use crate::report::{CaseReport, FileReport, RunReport};
-use crate::suites::SuiteRegistry;
-use crate::vectors::{Case, VectorFile, VectorSet};
+use crate::suites::{Suite, SuiteRegistry};
+use crate::vectors::{Case, Expectation, VectorFile, VectorSet};
 
 /// Something that answers cases: the embedded reference or a port.
 pub trait Implementation {
@@ -61,6 +61,14 @@ pub struct Selection {
     /// Cases that are run and must fail: a failure counts as an expected
     /// failure, a pass as a failure.
     pub xfail: Vec<CaseList>,
+    /// Cases carrying one of these flags are reported as skipped without
+    /// being sent (`--skip-flag`): a port that cannot take the input the
+    /// flag names (a nonce from outside, for `invalid-nonce`).
+    pub skip_flags: Vec<String>,
+    /// The policy flags the implementation follows (`--follow-flag`): an
+    /// acceptable answer that lists policy flags passes only a run that
+    /// follows each of them; one that lists none passes every run.
+    pub follow_flags: Vec<String>,
 }
 
 impl Selection {
@@ -80,6 +88,79 @@ impl Selection {
         })
     }
 
+    /// Why `case` is skipped by `--skip-flag` (the first of its flags
+    /// that is skipped).
+    fn skip_flag_reason(&self, case: &Case) -> Option<String> {
+        case.flags
+            .iter()
+            .find(|flag| self.skip_flags.contains(flag))
+            .map(|flag| format!("the case carries flag {flag:?}, skipped by --skip-flag"))
+    }
+
+    /// The verdict of an answer, given the policies the run follows: an
+    /// answer `judge` passed, but that only acceptable answers needing a
+    /// policy the run does not follow match, fails, naming the policy.
+    fn apply_policies(
+        &self,
+        suite: &dyn Suite,
+        file: &VectorFile,
+        case: &Case,
+        answer: &Answer,
+        verdict: Verdict,
+    ) -> Verdict {
+        let Expectation::Acceptable { acceptable } = &case.expectation else {
+            return verdict;
+        };
+        if verdict != Verdict::Passed || !file.answer_flags.contains_key(&case.id) {
+            return verdict;
+        }
+        let mut unfollowed: Option<Vec<&str>> = None;
+        for (index, alternative) in acceptable.iter().enumerate() {
+            let alone = Case {
+                expectation: Expectation::Acceptable {
+                    acceptable: vec![alternative.clone()],
+                },
+                ..case.clone()
+            };
+            if judge(suite, &alone, answer) != Verdict::Passed {
+                continue;
+            }
+            let missing: Vec<&str> = file
+                .answer_flags(case, index)
+                .iter()
+                .filter(|flag| !self.follow_flags.contains(flag))
+                .map(String::as_str)
+                .collect();
+            if missing.is_empty() {
+                return Verdict::Passed;
+            }
+            unfollowed.get_or_insert(missing);
+        }
+        let Some(missing) = unfollowed else {
+            return verdict;
+        };
+        let policies: Vec<String> = missing
+            .iter()
+            .map(|flag| match file.policies.get(*flag) {
+                Some(policy) => format!("{flag}: {policy}"),
+                None => (*flag).to_owned(),
+            })
+            .collect();
+        let options: Vec<String> = missing
+            .iter()
+            .map(|flag| format!("--follow-flag {flag}"))
+            .collect();
+        Verdict::Failed {
+            reason: format!(
+                "the answer is acceptable only under policy flag(s) the run does not follow ({}); \
+                 the suite's own choice is the first acceptable answer, and a port that follows \
+                 the policy says so with {}",
+                policies.join("; "),
+                options.join(" ")
+            ),
+        }
+    }
+
     fn is_expected_to_fail(&self, case: &Case) -> bool {
         self.xfail
             .iter()
@@ -97,6 +178,31 @@ impl Selection {
             .flat_map(|list| list.stale(ids.iter().copied()))
             .map(|stale| stale.to_string())
             .collect();
+        let flags: Vec<&str> = vectors
+            .files
+            .iter()
+            .flat_map(|file| file.notes.keys())
+            .map(String::as_str)
+            .collect();
+        for flag in &self.skip_flags {
+            if !flags.contains(&flag.as_str()) {
+                problems.push(format!(
+                    "--skip-flag {flag:?} is no flag of the loaded vector files"
+                ));
+            }
+        }
+        for flag in &self.follow_flags {
+            if !vectors
+                .files
+                .iter()
+                .any(|file| file.policies.contains_key(flag))
+            {
+                problems.push(format!(
+                    "--follow-flag {flag:?} is no policy flag of the loaded vector files \
+                     (a policy flag's note has a \"policy\")"
+                ));
+            }
+        }
         problems.extend(
             self.ids
                 .iter()
@@ -185,7 +291,10 @@ pub fn run(
         };
         let mut reports = Vec::with_capacity(cases.len());
         for case in cases {
-            if let Some(reason) = selection.skip_reason(case) {
+            if let Some(reason) = selection
+                .skip_reason(case)
+                .or_else(|| selection.skip_flag_reason(case))
+            {
                 let answer = Answer::NotSent {
                     reason: reason.clone(),
                 };
@@ -216,6 +325,13 @@ pub fn run(
                     Ok(prepared) => {
                         let answer = implementation.run_case(file, prepared.case());
                         let verdict = judge(*suite, prepared.case(), &answer);
+                        let verdict = selection.apply_policies(
+                            *suite,
+                            file,
+                            prepared.case(),
+                            &answer,
+                            verdict,
+                        );
                         // Ends the fixture, now that the answer is in.
                         (prepared.into_case(), answer, verdict)
                     }
@@ -322,6 +438,8 @@ mod tests {
                 version: "1.0.0".into(),
                 description: "d".into(),
                 notes: Default::default(),
+                policies: Default::default(),
+                answer_flags: Default::default(),
                 header: Default::default(),
                 config: Value::Null,
                 cases: vec![
@@ -490,6 +608,8 @@ mod tests {
                 version: "1.0.0".into(),
                 description: "d".into(),
                 notes: Default::default(),
+                policies: Default::default(),
+                answer_flags: Default::default(),
                 header: Default::default(),
                 config: json!({}),
                 cases: vec![Case {

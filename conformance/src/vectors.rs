@@ -174,6 +174,16 @@ pub struct Note {
     pub effect: String,
 }
 
+/// A note as the file writes it: a flag that names a policy also says, in
+/// `policy`, what a port that follows it answers.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawNote {
+    description: String,
+    effect: String,
+    policy: Option<String>,
+}
+
 /// The error kind an `invalid` case expects; messages are never compared.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -230,6 +240,17 @@ impl Case {
     }
 }
 
+impl VectorFile {
+    /// The policy flags answer `index` (0-based) of acceptable case `case`
+    /// needs; none for any other case.
+    pub fn answer_flags(&self, case: &Case, index: usize) -> &[String] {
+        self.answer_flags
+            .get(&case.id)
+            .and_then(|answers| answers.get(index))
+            .map_or(&[], Vec::as_slice)
+    }
+}
+
 /// One vector file, parsed and checked against its suite (by
 /// [`crate::loader`]).
 #[derive(Debug, Clone, PartialEq)]
@@ -241,6 +262,15 @@ pub struct VectorFile {
     pub version: String,
     pub description: String,
     pub notes: BTreeMap<String, Note>,
+    /// The flags whose note names a policy (its `policy` field, the text
+    /// here): a port follows such a flag or not (`agentfence run
+    /// --follow-flag FLAG`).
+    pub policies: BTreeMap<String, String>,
+    /// For each `acceptable` case, by id, the policy flags each of its
+    /// answers needs (an answer's `flags`): an answer passes a run that
+    /// follows all of them, so one that needs none passes every run. The
+    /// first answer, the suite's choice, needs none.
+    pub answer_flags: BTreeMap<String, Vec<Vec<String>>>,
     /// The suite-specific header fields (everything not listed above).
     pub header: Map<String, Value>,
     /// The `config` of the protocol's suite message, built by the suite
@@ -277,7 +307,7 @@ struct RawHeader {
     version: String,
     description: String,
     #[serde(default)]
-    notes: BTreeMap<String, Note>,
+    notes: BTreeMap<String, RawNote>,
     cases: Vec<Value>,
     #[serde(flatten)]
     extra: Map<String, Value>,
@@ -303,10 +333,47 @@ struct RawCase {
     result: ResultKind,
     expected: Option<Value>,
     expected_error: Option<ExpectedError>,
-    acceptable: Option<Vec<Alternative>>,
+    acceptable: Option<Vec<RawAlternative>>,
     #[serde(default)]
     upstream: BTreeMap<String, Value>,
     fixture: Option<Value>,
+}
+
+/// An answer of an `acceptable` case as the file writes it: an
+/// [`Alternative`], and the policy flags a port must follow for it to pass
+/// (read again by [`UncheckedFile::into_file`]). Checked as it is read, so
+/// that a broken answer is reported at its own path.
+#[derive(Deserialize)]
+#[serde(try_from = "RawAlternativeFields")]
+struct RawAlternative(Alternative);
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAlternativeFields {
+    expected: Option<Value>,
+    expected_error: Option<ExpectedError>,
+    flags: Option<Vec<String>>,
+}
+
+impl TryFrom<RawAlternativeFields> for RawAlternative {
+    type Error = String;
+
+    fn try_from(fields: RawAlternativeFields) -> Result<RawAlternative, String> {
+        if fields.flags.as_ref().is_some_and(Vec::is_empty) {
+            return Err(
+                "an acceptable answer's \"flags\" name one policy flag at least; leave it out for none"
+                    .into(),
+            );
+        }
+        match (fields.expected, fields.expected_error) {
+            (Some(expected), None) => Ok(RawAlternative(Alternative::Expected(expected))),
+            (None, Some(error)) => Ok(RawAlternative(Alternative::ExpectedError(error))),
+            _ => Err(
+                "an acceptable answer holds exactly one of \"expected\" and \"expected_error\""
+                    .into(),
+            ),
+        }
+    }
 }
 
 impl RawCase {
@@ -340,7 +407,13 @@ impl RawCase {
                 expected_error: self.expected_error.take().ok_or_else(missing)?,
             },
             ResultKind::Acceptable => {
-                let acceptable = self.acceptable.take().ok_or_else(missing)?;
+                let acceptable = self
+                    .acceptable
+                    .take()
+                    .ok_or_else(missing)?
+                    .into_iter()
+                    .map(|RawAlternative(alternative)| alternative)
+                    .collect::<Vec<_>>();
                 if acceptable.is_empty() {
                     return Err("\"acceptable\" lists no answer".into());
                 }
@@ -376,6 +449,25 @@ impl UncheckedFile {
                 path: json_path(&error.path().to_string()),
                 message: error.inner().to_string(),
             })?;
+        let mut notes = BTreeMap::new();
+        let mut policies = BTreeMap::new();
+        for (flag, note) in header.notes {
+            if let Some(policy) = note.policy {
+                policies.insert(flag.clone(), policy);
+            }
+            let RawNote {
+                description,
+                effect,
+                ..
+            } = note;
+            notes.insert(
+                flag,
+                Note {
+                    description,
+                    effect,
+                },
+            );
+        }
         Ok(UncheckedFile {
             file: VectorFile {
                 source,
@@ -383,7 +475,9 @@ impl UncheckedFile {
                 suite: header.suite,
                 version: header.version,
                 description: header.description,
-                notes: header.notes,
+                notes,
+                policies,
+                answer_flags: BTreeMap::new(),
                 header: header.extra,
                 config: Value::Null,
                 cases: Vec::new(),
@@ -460,9 +554,40 @@ impl UncheckedFile {
     /// The checked file: its cases, read and checked, and the `config` its
     /// suite built from the header.
     pub fn into_file(self, cases: Vec<Case>, config: Value) -> VectorFile {
+        // The answers' flags, read again from the raw cases that `case`
+        // parsed (and so checked) already.
+        let answer_flags = self
+            .cases
+            .iter()
+            .filter_map(|raw| {
+                let id = raw.get("id")?.as_str()?;
+                let answers = raw.get("acceptable")?.as_array()?;
+                let flags: Vec<Vec<String>> = answers
+                    .iter()
+                    .map(|answer| {
+                        answer
+                            .get("flags")
+                            .and_then(Value::as_array)
+                            .map(|flags| {
+                                flags
+                                    .iter()
+                                    .filter_map(Value::as_str)
+                                    .map(str::to_owned)
+                                    .collect()
+                            })
+                            .unwrap_or_default()
+                    })
+                    .collect();
+                flags
+                    .iter()
+                    .any(|flags| !flags.is_empty())
+                    .then(|| (id.to_owned(), flags))
+            })
+            .collect();
         VectorFile {
             config,
             cases,
+            answer_flags,
             ..self.file
         }
     }
@@ -587,6 +712,8 @@ mod tests {
             json!([{"kind": "other", "template": null}]),
             json!([{"expected": {}, "expected_error": {"kind": "timeout"}}]),
             json!([{"expected_error": {"kind": "timeout", "message": "m"}}]),
+            json!([{"expected": {}, "flags": []}]),
+            json!([{"expected": {}, "flags": "policy"}]),
         ] {
             let error = parse(file_with_case(json!({
                 "id": "template-0005", "description": "d", "op": "template", "flags": ["f"],

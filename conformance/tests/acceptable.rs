@@ -217,3 +217,91 @@ fn an_acceptable_case_with_one_answer_is_refused_when_loaded() {
         "{stderr}"
     );
 }
+
+/// issue 15, policy flags: chat-0052 (`"\n\n"`) expects no message; a port
+/// that follows `blank-preamble` gives a system message of the blank text,
+/// which passes only a run that declares the flag.
+#[test]
+fn a_flagged_answer_passes_only_a_run_that_follows_its_flag() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let choice = canned_port(
+        dir.path(),
+        "choice",
+        "chat-0052",
+        &["chat_parse"],
+        json!({"output": {"messages": []}}),
+    );
+    let policy = canned_port(
+        dir.path(),
+        "policy",
+        "chat-0052",
+        &["chat_parse"],
+        json!({"output": {"messages": [{"role": "system", "content": "", "metadata": {}}]}}),
+    );
+    let run = |port: &str, extra: &[&str]| {
+        let mut args = vec!["run", "--id", "chat-0052", "--port", port];
+        args.extend_from_slice(extra);
+        agentfence(&args)
+    };
+    for extra in [&[][..], &["--follow-flag", "blank-preamble"][..]] {
+        let output = run(&choice, extra);
+        assert_eq!(closing_line(&output), "1 passed, 0 failed", "{extra:?}");
+    }
+
+    let output = run(&policy, &[]);
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("only under policy flag(s) the run does not follow (blank-preamble: ")
+            && stdout.contains("--follow-flag blank-preamble"),
+        "{stdout}"
+    );
+    let output = run(&policy, &["--follow-flag", "blank-preamble"]);
+    assert_eq!(
+        closing_line(&output),
+        "1 passed, 0 failed",
+        "{}",
+        text(&output.stdout)
+    );
+    // Another policy declared does not allow this one.
+    let output = run(&policy, &["--follow-flag", "developer-role"]);
+    assert_eq!(closing_line(&output), "0 passed, 1 failed");
+}
+
+/// An answer that needs two policies (chat-0205: the author's nonce
+/// replaced, and no marker count, as Python prompty answers) passes only a
+/// run that follows both.
+#[test]
+fn an_answer_needing_two_flags_passes_only_with_both() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let port = canned_port(
+        dir.path(),
+        "prompty-like",
+        "chat-0205",
+        &["chat_pre_render"],
+        json!({"output": {"prepared": "user[nonce=\"n1\"]:\nhi", "context": {"nonce": "n1"}}}),
+    );
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", "--id", "chat-0205", "--port", &port];
+        args.extend_from_slice(extra);
+        closing_line(&agentfence(&args))
+    };
+    assert_eq!(run(&[]), "0 passed, 1 failed");
+    assert_eq!(
+        run(&["--follow-flag", "author-nonce-replaced"]),
+        "0 passed, 1 failed"
+    );
+    assert_eq!(
+        run(&["--follow-flag", "no-marker-count"]),
+        "0 passed, 1 failed"
+    );
+    assert_eq!(
+        run(&[
+            "--follow-flag",
+            "author-nonce-replaced",
+            "--follow-flag",
+            "no-marker-count"
+        ]),
+        "1 passed, 0 failed"
+    );
+}

@@ -518,3 +518,98 @@ mod xml {
         assert_eq!(ok.text, "t&");
     }
 }
+
+/// The ids of `vectors/chat.json` carrying `flag`, read from the file as
+/// JSON (not through the loader the runner uses).
+fn chat_ids_with_flag(flag: &str) -> Vec<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("vectors/chat.json");
+    let file: Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("chat.json"))
+        .expect("chat.json is JSON");
+    file["cases"]
+        .as_array()
+        .expect("cases")
+        .iter()
+        .filter(|case| {
+            case["flags"]
+                .as_array()
+                .is_some_and(|flags| flags.iter().any(|own| own == flag))
+        })
+        .map(|case| case["id"].as_str().expect("an id").to_owned())
+        .collect()
+}
+
+/// issue 15: a port that draws its own nonce skips the `invalid-nonce`
+/// cases by flag; they are not sent, and count as skipped in the closing
+/// line and the JSON report.
+#[test]
+fn skip_flag_skips_the_cases_carrying_it_in_summary_and_report() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let report = dir.path().join("report.json");
+    let flagged = chat_ids_with_flag("invalid-nonce");
+    assert!(flagged.len() >= 15, "{flagged:?}");
+    let total = embedded_ids("chat-*").len();
+    let output = agentfence(&[
+        "run",
+        "--suite",
+        "chat",
+        "--skip-flag",
+        "invalid-nonce",
+        "--report",
+        &arg(&report),
+    ]);
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert_eq!(
+        closing_line(&output),
+        format!(
+            "{} passed, 0 failed, {} skipped",
+            total - flagged.len(),
+            flagged.len()
+        )
+    );
+    let json: Value = serde_json::from_str(
+        &std::fs::read_to_string(&report).expect("the report file is written"),
+    )
+    .expect("the report is JSON");
+    assert_eq!(json["tally"]["skipped"], json!(flagged.len()));
+    let mut skipped = Vec::new();
+    for case in json["files"][0]["cases"].as_array().expect("cases") {
+        if case["verdict"]["status"] == "skipped" {
+            skipped.push(case["id"].as_str().expect("an id").to_owned());
+            assert!(
+                case["answer"]["not_sent"]["reason"]
+                    .as_str()
+                    .is_some_and(|reason| reason.contains("invalid-nonce")),
+                "{case}"
+            );
+            assert!(
+                case["verdict"]["reason"]
+                    .as_str()
+                    .is_some_and(|reason| reason.contains("--skip-flag")),
+                "{case}"
+            );
+        }
+    }
+    assert_eq!(skipped, flagged);
+}
+
+#[test]
+fn skip_flag_and_follow_flag_refuse_a_flag_the_vectors_do_not_define() {
+    for (option, flag, says) in [
+        (
+            "--skip-flag",
+            "invalid-nonse",
+            "--skip-flag \"invalid-nonse\" is no flag of the loaded vector files",
+        ),
+        (
+            "--follow-flag",
+            "integer-width",
+            "--follow-flag \"integer-width\" is no policy flag",
+        ),
+    ] {
+        let output = agentfence(&["run", "--suite", "chat", option, flag]);
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{option}: {stderr}");
+        assert!(stderr.contains(says), "{option}: {stderr}");
+    }
+}

@@ -548,3 +548,85 @@ fn web_schema_rejects_broken_cases() {
         );
     }
 }
+
+/// issue 15: the chat schema allows the role `developer` and a pre-render
+/// context without `markers` only in acceptable answers that need the
+/// policy flag naming them, and the first answer needs no flag.
+#[test]
+fn chat_schema_allows_policy_shapes_only_in_flagged_answers() {
+    let chat = validator_for(&schema_dir().join("chat.schema.json"));
+    let chat_file = |case: Value| {
+        json!({
+            "$schema": "../schema/chat.schema.json",
+            "suite": "chat",
+            "version": "2.0.0",
+            "description": "d",
+            "notes": {
+                "developer-role": {"description": "d", "effect": "e", "policy": "p"},
+                "no-marker-count": {"description": "d", "effect": "e", "policy": "p"}
+            },
+            "cases": [case]
+        })
+    };
+    let parse = json!({
+        "id": "chat-0001", "description": "d", "flags": ["developer-role"], "op": "chat_parse",
+        "input": {"rendered": "developer:\nhi"}, "result": "acceptable",
+        "acceptable": [
+            {"expected": {"messages": [{"role": "system", "content": "developer:\nhi", "metadata": {}}]}},
+            {"expected": {"messages": [{"role": "developer", "content": "hi", "metadata": {}}]}, "flags": ["developer-role"]}
+        ]
+    });
+    let pre_render = json!({
+        "id": "chat-0002", "description": "d", "flags": ["no-marker-count"], "op": "chat_pre_render",
+        "input": {"template": "user:\nhi", "nonce": "n1"}, "result": "acceptable",
+        "acceptable": [
+            {"expected": {"prepared": "user[nonce=\"n1\"]:\nhi", "context": {"nonce": "n1", "markers": 1}}},
+            {"expected": {"prepared": "user[nonce=\"n1\"]:\nhi", "context": {"nonce": "n1"}}, "flags": ["no-marker-count"]}
+        ]
+    });
+    for good in [&parse, &pre_render] {
+        assert_eq!(
+            schema_errors(&chat, &chat_file(good.clone())),
+            Vec::<String>::new()
+        );
+    }
+    let mutations: [(&Value, &str, CaseMutation); 5] = [
+        (
+            &parse,
+            "a developer message in an answer without the flag",
+            |case| {
+                case["acceptable"][1]
+                    .as_object_mut()
+                    .expect("an answer")
+                    .remove("flags");
+            },
+        ),
+        (&parse, "a developer message under another flag", |case| {
+            case["acceptable"][1]["flags"] = json!(["no-marker-count"]);
+        }),
+        (&parse, "flags on the first answer", |case| {
+            case["acceptable"][0]["flags"] = json!(["developer-role"]);
+        }),
+        (
+            &pre_render,
+            "a context without markers in an answer without the flag",
+            |case| {
+                case["acceptable"][1]
+                    .as_object_mut()
+                    .expect("an answer")
+                    .remove("flags");
+            },
+        ),
+        (&pre_render, "empty answer flags", |case| {
+            case["acceptable"][1]["flags"] = json!([]);
+        }),
+    ];
+    for (good, what, mutate) in mutations {
+        let mut case = good.clone();
+        mutate(&mut case);
+        assert!(
+            !schema_errors(&chat, &chat_file(case)).is_empty(),
+            "the chat schema accepts {what}"
+        );
+    }
+}

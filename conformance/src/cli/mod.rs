@@ -92,6 +92,16 @@ pub struct RunArgs {
     /// Repeatable.
     #[arg(long = "xfail", value_name = "FILE")]
     pub xfail: Vec<PathBuf>,
+    /// Skip, without sending them, the cases carrying FLAG (a flag of a
+    /// vector file's notes): for a port that cannot take the input the flag
+    /// names, such as a nonce from outside (`invalid-nonce`). Repeatable.
+    #[arg(long = "skip-flag", value_name = "FLAG")]
+    pub skip_flags: Vec<String>,
+    /// The port follows the policy FLAG names (a flag whose note has a
+    /// `policy`): the acceptable answers of the cases carrying it after the
+    /// first, the suite's own choice, pass too. Repeatable.
+    #[arg(long = "follow-flag", value_name = "FLAG")]
+    pub follow_flags: Vec<String>,
     /// Also write the report as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,

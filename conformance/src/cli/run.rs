@@ -110,8 +110,9 @@ pub fn run_command(args: &RunArgs, registry: &SuiteRegistry) -> ExitCode {
     }
 }
 
-/// The selection of `--suite`, `--id`, `--skip` and `--xfail`; a list line
-/// or an `--id` glob that matches no loaded case is an error.
+/// The selection of `--suite`, `--id`, `--skip`, `--xfail`, `--skip-flag`
+/// and `--follow-flag`; a list line or an `--id` glob that matches no loaded
+/// case, or a flag the loaded files do not define, is an error.
 fn select(args: &RunArgs, vectors: &VectorSet) -> Result<Selection, String> {
     let read = |paths: &[std::path::PathBuf]| -> Result<Vec<CaseList>, String> {
         paths.iter().map(|path| CaseList::read(path)).collect()
@@ -121,6 +122,8 @@ fn select(args: &RunArgs, vectors: &VectorSet) -> Result<Selection, String> {
         ids: args.ids.clone(),
         skip: read(&args.skip)?,
         xfail: read(&args.xfail)?,
+        skip_flags: args.skip_flags.clone(),
+        follow_flags: args.follow_flags.clone(),
     };
     let stale = selection.stale(vectors);
     if stale.is_empty() {
