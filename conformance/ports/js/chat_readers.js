@@ -229,11 +229,10 @@ function tokens(chars, order, tagsAsAscii) {
 }
 
 /** The role the loose shape reads in a token run, or null. Only a run whose
- * last token past blanks and emphasis is a colon is read (a break there
- * ends it). */
+ * last character past blanks, emphasis and breaks is a colon is read. */
 function readTokens(run, order) {
   let last = run.length - 1;
-  while (last >= 0 && run[last].char !== undefined && (isWhiteSpace(run[last].char) || isEmphasis(run[last].char))) {
+  while (last >= 0 && (run[last].char === undefined || isWhiteSpace(run[last].char) || isEmphasis(run[last].char))) {
     last -= 1;
   }
   if (last < 0 || run[last].char !== ':') return null;
