@@ -153,8 +153,9 @@ fn js_port_passes_every_vector_of_its_modules() -> Result<(), Failed> {
     let port = format!("node {}", shell_quote(&script().to_string_lossy()));
     // A loaded test machine can take seconds per case; the timeout is for
     // hung ports, not slow ones.
-    // The cases of the 2.0.0 suites the port does not follow yet must fail
-    // (not-yet-followed.txt says why); every other case must pass.
+    // Cases of a new suite version the port does not follow yet must fail
+    // (not-yet-followed.txt lists them, today none); every other case must
+    // pass.
     let behind = port_dir().join("not-yet-followed.txt");
     let behind = behind.to_string_lossy();
     let output = agentfence(&[
