@@ -19,11 +19,13 @@
 //   before.
 //
 // All of them at once: each line (or segment) is folded and one small
-// automaton of the loose marker shape runs over it. The folds per code
-// point are Unicode data the reference generates (reference_data.js).
+// automaton of the loose marker shape runs over it. The TR39 folds are
+// computed from Unicode's data (skeleton.js); decancer's cure, which Node
+// cannot compute, is the reference's (reference_data.js).
 
 const { FOLDS, isDefaultIgnorableCode, isBidiControlCode, isInvisibleFormatCode } = require('./reference_data');
 const { isWhiteSpace, isControl, isLineBreak } = require('./char_class');
+const { tr39Fold } = require('./skeleton');
 
 const ROLES = ['system', 'user', 'assistant'];
 const ORDERS = [0, 1, 2]; // case_first, skeleton_first, cured
@@ -49,11 +51,33 @@ function foldChar(c, order, tagsAsAscii) {
   if (code < 0x80) {
     if (isAsciiWhitespace(c)) return ' ';
     if (code < 0x20 || code === 0x7f) return '';
-    if (isAsciiAlphanumeric(c)) return FOLDS.get(code)[order];
+    if (isAsciiAlphanumeric(c)) return unicodeFold(c, code, order);
     return c;
   }
   if (isWhiteSpace(c)) return ' ';
   if (isDefaultIgnorableCode(code) || isControl(c)) return '';
+  return unicodeFold(c, code, order);
+}
+
+const ASSIGNED = /^\p{Assigned}$/u;
+const TR39_CACHE = [new Map(), new Map()];
+
+/** The fold of a letter, digit or symbol. The two TR39 folds are computed
+ * here from Unicode's confusables.txt and case folding (skeleton.js) for
+ * every character Node's Unicode assigns; decancer's cure, and the TR39
+ * folds of characters newer than Node's Unicode, are the reference's
+ * (unicode_data.json), which lists what folds to ASCII text or to nothing
+ * (anything else folds to itself). */
+function unicodeFold(c, code, order) {
+  if (order < 2 && ASSIGNED.test(c)) {
+    const cache = TR39_CACHE[order];
+    let folded = cache.get(code);
+    if (folded === undefined) {
+      folded = tr39Fold(c, order);
+      cache.set(code, folded);
+    }
+    return folded;
+  }
   const entry = FOLDS.get(code);
   return entry === undefined ? c : entry[order];
 }
