@@ -45,7 +45,6 @@ const FOLDS = new Map(Object.entries(unicodeData.folds).map(([hex, folds]) => [p
 
 module.exports = {
   FOLDS,
-  ORDER_NAMES: unicodeData.orders,
   isInvisibleFormatCode: rangeClass(unicodeData.invisible_format),
   isDefaultIgnorableCode: rangeClass(unicodeData.default_ignorable),
   isBidiControlCode: rangeClass(unicodeData.bidi_control),
