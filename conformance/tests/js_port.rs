@@ -1,6 +1,6 @@
 //! The JavaScript port (`conformance/ports/js/`) against every vector,
 //! through the built `agentfence` binary, when `node` (Node.js 20 or later)
-//! is on PATH. Without it both trials are reported as ignored, with the
+//! is on PATH. Without it every trial is reported as ignored, with the
 //! reason on stderr, so a run without Node.js says what it did not check.
 //!
 //! The port announces the operations of the modules that load, so an
@@ -153,8 +153,9 @@ fn js_port_passes_every_vector_of_its_modules() -> Result<(), Failed> {
     let port = format!("node {}", shell_quote(&script().to_string_lossy()));
     // A loaded test machine can take seconds per case; the timeout is for
     // hung ports, not slow ones.
-    // The cases of the 2.0.0 suites the port does not follow yet must fail
-    // (not-yet-followed.txt says why); every other case must pass.
+    // Cases of a new suite version the port does not follow yet must fail
+    // (not-yet-followed.txt lists them, today none); every other case must
+    // pass.
     let behind = port_dir().join("not-yet-followed.txt");
     let behind = behind.to_string_lossy();
     let output = agentfence(&[
@@ -192,6 +193,29 @@ fn js_port_passes_every_vector_of_its_modules() -> Result<(), Failed> {
     Ok(())
 }
 
+/// The port computes the chat reader set's two TR39 folds itself, from
+/// Unicode's confusables.txt and case folding (`skeleton.js`); they must
+/// agree with the reference's (`ports/python/unicode_data.json`, from the
+/// unicode-security and icu crates) on every code point Node's Unicode
+/// assigns, where either reads as ASCII text or nothing. Two readers of
+/// the same data written apart: a fault in either shows here.
+fn js_tr39_folds_agree_with_the_references() -> Result<(), Failed> {
+    let output = Command::new("node")
+        .arg(port_dir().join("skeleton.js"))
+        .output()
+        .map_err(|error| format!("node skeleton.js did not start: {error}"))?;
+    let stdout = text(&output.stdout);
+    if !output.status.success() || !stdout.contains(" 0 assigned in Node's Unicode") {
+        return Err(format!(
+            "the JavaScript port's TR39 folds differ from the reference's:\n{stdout}\nstderr: {}",
+            text(&output.stderr)
+        )
+        .into());
+    }
+    println!("{stdout}");
+    Ok(())
+}
+
 fn main() {
     let arguments = Arguments::from_args();
     let missing = node_missing();
@@ -215,6 +239,10 @@ fn main() {
         trial(
             "js_port_passes_every_vector_of_its_modules",
             js_port_passes_every_vector_of_its_modules,
+        ),
+        trial(
+            "js_tr39_folds_agree_with_the_references",
+            js_tr39_folds_agree_with_the_references,
         ),
     ];
     libtest_mimic::run(&arguments, trials).exit();

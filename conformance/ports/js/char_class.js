@@ -11,19 +11,15 @@ const WHITE_SPACE = /^\p{White_Space}$/u;
 // Control characters (general category Cc): C0, DEL and C1.
 const CONTROL = /^\p{Cc}$/u;
 
-// Characters that render as nothing: the default-ignorable code points
-// (zero-width spaces and joiners, bidi controls, the BOM, the soft hyphen,
-// variation selectors, tag characters, Hangul fillers) and the other
-// format characters (interlinear annotation, Egyptian hieroglyph format
-// controls). Left out are the format characters that draw a visible sign:
-// the Arabic and Syriac number signs and end-of-ayah marks (prepended
-// concatenation marks). Node's regular expressions do not know that
-// property; those of Arabic or Syriac script are left out by script, and
-// the three that Unicode files under script Common (U+0605 ARABIC NUMBER
-// MARK ABOVE, U+06DD ARABIC END OF AYAH, U+08E2 ARABIC DISPUTED END OF
-// AYAH) by name.
-const INVISIBLE_FORMAT =
-  /^[[\p{Default_Ignorable_Code_Point}[\p{Cf}--[\p{Script_Extensions=Arabic}\p{Script_Extensions=Syriac}\u0605\u06dd\u08e2]]]&&\p{Assigned}]$/v;
+// Characters that render as nothing: Default_Ignorable_Code_Point,
+// assigned or not (zero-width spaces and joiners, bidi controls, the BOM,
+// the soft hyphen, variation selectors, tag characters, Hangul fillers),
+// and the other format characters (Cf) but the prepended concatenation
+// marks, which draw a sign (Arabic number signs, end-of-ayah marks). Node's
+// regular expressions do not know that property, and their Unicode version
+// (ICU's) may assign code points the reference's does not, so the class is
+// read from the reference's data (reference_data.js).
+const { isInvisibleFormatCode } = require('./reference_data');
 
 // The line breaks other than LF: a lone CR, VT, FF, the separators
 // U+001C..U+001E, NEL, U+2028 and U+2029. This is the set Python's
@@ -39,12 +35,12 @@ function isControl(c) {
 }
 
 function isInvisibleFormat(c) {
-  return INVISIBLE_FORMAT.test(c);
+  return isInvisibleFormatCode(c.codePointAt(0));
 }
 
 /** A control or a format character that renders as nothing. */
 function isInvisible(c) {
-  return CONTROL.test(c) || INVISIBLE_FORMAT.test(c);
+  return CONTROL.test(c) || isInvisibleFormat(c);
 }
 
 function isLineBreak(c) {

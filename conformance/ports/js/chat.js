@@ -6,7 +6,8 @@
 // the notes of conformance/vectors/chat.json; README.md lists what those
 // left open and where it was settled.
 
-const { isWhiteSpace, isInvisible, isInvisibleFormat } = require('./char_class');
+const { isWhiteSpace, isInvisibleFormat } = require('./char_class');
+const { readLine, WholeText, breaksAMarkerLine } = require('./chat_readers');
 const { JsonInteger, JsonFloat } = require('./json_out');
 const { PortError, badRequest, stringField, inputObject } = require('./port_error');
 
@@ -173,97 +174,6 @@ function metadataOf(marker) {
 }
 
 // ---------------------------------------------------------------------------
-// The loose reading of strict mode: a content line that this parser does not
-// take for a marker but some reader would (look-alike letters, fullwidth
-// forms, invisible characters, other line breaks, other blanks, ## runs, a
-// malformed attribute block) is refused.
-
-// How each kind of reader splits a line besides LF: not at all, at CR, at
-// CR and the Unicode separators (JavaScript's multiline ^ and $), at every
-// break Python's splitlines knows. A break a reader does not split at is a
-// blank (or, for a control, nothing) to it.
-const READERS = [null, /\r/, /[\r\u2028\u2029]/, /[\r\v\f\x1c-\x1e\x85\u2028\u2029]/];
-
-// The colon and the characters a reader may take for one: the vertical,
-// small and fullwidth presentation forms (NFKC folds them), the ratio, the
-// modifier letter colons, the Armenian full stop and the Hebrew sof pasuq
-// (NFKC leaves them, so they are mapped below).
-const COLON_LIKE = new Set([':', '\ufe13', '\ufe55', '\uff1a', '\u2236', '\ua789', '\u02d0', '\u0589', '\u05c3']);
-
-// After NFKC and lowercasing: the letters a case-insensitive regex folds to
-// i (dotless i), and the Cyrillic and Greek letters drawn like the Latin
-// letters of system, user and assistant. NFKC has no mapping for these (they
-// are confusables, not compatibility forms), and Node ships no confusables
-// table, so they are listed.
-const LOOK_ALIKES = new Map([
-  ['\u0131', 'i'], ['\u0456', 'i'], ['\u03b9', 'i'], ['\u04cf', 'i'],
-  ['\u0430', 'a'], ['\u03b1', 'a'],
-  ['\u0435', 'e'], ['\u03b5', 'e'], ['\u04bd', 'e'],
-  ['\u0455', 's'],
-  ['\u0443', 'y'], ['\u04af', 'y'], ['\u03b3', 'y'],
-  ['\u0442', 't'], ['\u03c4', 't'],
-  ['\u043c', 'm'],
-  ['\u043f', 'n'], ['\u03b7', 'n'],
-  ['\u0433', 'r'],
-  ['\u0438', 'u'], ['\u03c5', 'u'], ['\u03bc', 'u'],
-  ['\u2236', ':'], ['\ua789', ':'], ['\u02d0', ':'], ['\u0589', ':'], ['\u05c3', ':'],
-]);
-
-// A marker in the loose reading, on folded text: blanks and # in any
-// number, a role, blanks, anything in one bracket block (up to its last ]),
-// blanks, a colon, blanks.
-const LOOSE_MARKER =
-  /^[\p{White_Space}#]*(?:system|user|assistant)\p{White_Space}*(?:\[.*\])?\p{White_Space}*:\p{White_Space}*$/su;
-
-const TAG_CHARACTER = /[\u{E0000}-\u{E007F}]/u;
-
-/** `segment` as a lenient reader sees it: compatibility forms folded
- * (NFKC), tag characters read as the ASCII they mirror or not at all,
- * invisible characters and controls dropped, lowercased (the combining dot
- * that İ leaves dropped), look-alike letters read as the Latin ones. */
-function fold(segment, tagsAsAscii) {
-  let kept = '';
-  for (const c of segment.normalize('NFKC')) {
-    const code = c.codePointAt(0);
-    const read = tagsAsAscii && code >= 0xe0020 && code <= 0xe007e ? String.fromCodePoint(code - 0xe0000) : c;
-    if (!isInvisible(read)) {
-      kept += read;
-    }
-  }
-  let folded = '';
-  for (const c of kept.toLowerCase()) {
-    if (c !== '\u0307') {
-      folded += LOOK_ALIKES.get(c) ?? c;
-    }
-  }
-  return folded;
-}
-
-function segmentReadsAsMarker(segment, tagsAsAscii) {
-  // A marker ends with its colon: the last character that shows anything
-  // must be one a reader takes for a colon.
-  const chars = Array.from(segment);
-  let last = chars.length - 1;
-  while (last >= 0 && (isWhiteSpace(chars[last]) || isInvisible(chars[last]))) last -= 1;
-  if (last < 0 || !COLON_LIKE.has(chars[last])) {
-    return false;
-  }
-  return LOOSE_MARKER.test(fold(segment, tagsAsAscii));
-}
-
-/** Whether a content line (without LF) holds a segment, for some reader,
- * that reads as a role marker. Tag characters show nothing but a model
- * reads them as ASCII ("ASCII smuggling"): both readings are tried. */
-function readsAsMarker(line) {
-  return READERS.some((splitter) =>
-    (splitter === null ? [line] : line.split(splitter)).some(
-      (segment) =>
-        segmentReadsAsMarker(segment, false) || (TAG_CHARACTER.test(segment) && segmentReadsAsMarker(segment, true)),
-    ),
-  );
-}
-
-// ---------------------------------------------------------------------------
 // Parse
 
 /** Whether a preamble shows nothing: blanks and invisible characters only. */
@@ -309,17 +219,21 @@ function parse(rendered, context) {
     }
   };
   let markers = 0;
+  // Strict mode answers to the whole reader set (chat_readers.js).
+  const wholeText = context !== null ? new WholeText() : null;
   for (const line of splitLines(withoutBom(rendered))) {
     const marker = readMarker(line.body);
     if (marker !== null) {
       if (context !== null) {
         checkNonce(marker, context.nonce, line.number);
+        // No marker of the whole-text reader spans a marker line.
+        wholeText.reset();
       }
       markers += 1;
       finish();
       pending = { role: marker.role, metadata: metadataOf(marker), lines: [], preamble: false };
     } else {
-      if (context !== null && readsAsMarker(line.body)) {
+      if (context !== null && (readLine(line.body) !== null || wholeText.contentLine(line.body) !== null)) {
         throw new PortError(
           'nonce_mismatch',
           `line ${line.number}: text that reads as a role marker, without the expected nonce ` +
@@ -344,6 +258,43 @@ function parse(rendered, context) {
 
 const VALID_NONCE = /^[A-Za-z0-9_-]{1,64}$/;
 
+function unclearTemplateMarker(number) {
+  return new PortError(
+    'unclear_template_marker',
+    `template line ${number}: some reader takes this line for a role marker, but it cannot be written with the nonce`,
+  );
+}
+
+/** A template line the grammar does not read as a marker but some reader
+ * does, read whole and in its own order (`user\u00a0:`, `**User:**`,
+ * `## user:`): the template is trusted, so it is its author's marker,
+ * written as the grammar reads one: the role, the text from its first `[`
+ * to its last `]` (if it has both, in that order; neither is no block), and
+ * a colon. Null for a line no reader takes for a marker. A line read as a
+ * marker only in part (behind another break, reversed under a bidi
+ * control) or with a lone bracket cannot be rewritten without changing
+ * what it says: unclear_template_marker. */
+function authorMarker(line, number) {
+  const role = readLine(line, false);
+  if (role === null) {
+    if (readLine(line, true) !== null) {
+      throw unclearTemplateMarker(number);
+    }
+    return null;
+  }
+  const open = line.indexOf('[');
+  const close = line.lastIndexOf(']');
+  let block;
+  if (open >= 0 && close >= 0 && open < close) {
+    block = line.slice(open, close + 1);
+  } else if (open < 0 && close < 0) {
+    block = '';
+  } else {
+    throw unclearTemplateMarker(number);
+  }
+  return `${role}${block}:`;
+}
+
 /** `template` with `nonce` written first into every marker, and the
  * context the strict parse needs. */
 function preRender(template, nonce) {
@@ -356,12 +307,28 @@ function preRender(template, nonce) {
   // A BOM at the start stays: the strict parse drops it like any parse.
   const bom = template.startsWith(BOM) ? BOM : '';
   let markers = 0;
+  const wholeText = new WholeText();
   const lines = splitLines(template.slice(bom.length)).map((line) => {
     const cr = line.crlf ? '\r' : '';
-    const marker = readMarker(line.body);
+    let marker = readMarker(line.body);
     if (marker === null) {
+      const odd = authorMarker(line.body, line.number);
+      if (odd !== null) {
+        marker = readMarker(odd);
+        if (marker === null) {
+          throw unclearTemplateMarker(line.number);
+        }
+      }
+    }
+    if (marker === null) {
+      // A marker the whole-text reader finds ending here began on an
+      // earlier line: rewriting it would lose those lines.
+      if (wholeText.contentLine(line.body) !== null) {
+        throw unclearTemplateMarker(line.number);
+      }
       return line.body + cr;
     }
+    wholeText.reset();
     if (marker.attributes.some((attribute) => attribute.key === NONCE_KEY)) {
       throw new PortError(
         'reserved_attribute',
@@ -394,6 +361,32 @@ function placeholderAt(template, at) {
   return { name, end: i + 2 };
 }
 
+/** Refuses a value rendered into a template line that is a marker (to the
+ * grammar or to any line reader) when it would change that marker:
+ * value_in_marker. Inside a quoted value (after an odd number of `"` on the
+ * template line before the placeholder) commas, brackets and `=` are the
+ * value's own. */
+function checkMarkerValue(template, open, name, value) {
+  const start = template.lastIndexOf('\n', open - 1) + 1;
+  const newline = template.indexOf('\n', open);
+  let line = template.slice(start, newline < 0 ? template.length : newline);
+  if (line.endsWith('\r')) {
+    line = line.slice(0, -1);
+  }
+  if (readMarker(line) === null && readLine(line) === null) {
+    return;
+  }
+  const quotes = template.slice(start, open).split('"').length - 1;
+  const found = breaksAMarkerLine(value, quotes % 2 === 1);
+  if (found !== null) {
+    const number = template.slice(0, open).split('\n').length;
+    throw new PortError(
+      'value_in_marker',
+      `template line ${number}: the value of {{${name}}} holds ${JSON.stringify(found)}, which would change the role marker it is written into`,
+    );
+  }
+}
+
 /** Every well-formed {{ name }} replaced by its value verbatim; the values
  * are never read again, and braces that open no placeholder stay text. */
 function render(template, values) {
@@ -414,7 +407,9 @@ function render(template, values) {
     if (!values.has(placeholder.name)) {
       throw new PortError('unknown_variable', `the template uses {{${placeholder.name}}}, which has no value`);
     }
-    out += values.get(placeholder.name);
+    const value = values.get(placeholder.name);
+    checkMarkerValue(template, open, placeholder.name, value);
+    out += value;
     at = placeholder.end;
   }
   return out + template.slice(at);
@@ -477,6 +472,5 @@ module.exports = {
   preRender,
   render,
   readMarker,
-  readsAsMarker,
   coerce,
 };

@@ -7,28 +7,33 @@
 // description and notes of conformance/vectors/envelope.json; README.md
 // lists what those left open and where it was settled.
 
-const { isWhiteSpace, isControl, isInvisibleFormat, isLineBreak } = require('./char_class');
+const { envelopeClass } = require('./reference_data');
 const { PortError, badRequest, stringField, inputObject } = require('./port_error');
 
 const TAG = 'untrusted_content';
 
+// The escape no reader of PROTOCOL.md's "The envelope's readers" undoes
+// (an HTML entity would be undone by a reader that decodes once more).
+const ESCAPE_OPEN = '\u27e6';
+const ESCAPE_CLOSE = '\u27e7';
+
+function neutralised(c) {
+  if (c === '<') return `${ESCAPE_OPEN}lt${ESCAPE_CLOSE}`;
+  if (c === '&') return `${ESCAPE_OPEN}amp${ESCAPE_CLOSE}`;
+  const hex = c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0');
+  return `${ESCAPE_OPEN}U+${hex}${ESCAPE_CLOSE}`;
+}
+
 // ---------------------------------------------------------------------------
 // Attribute values
 
-// Fullwidth and small forms of the characters escaped by name: a reader
-// that folds width would see a quote, a bracket or an ampersand.
-const ESCAPED_LOOK_ALIKES = new Set(['\uff02', '\uff07', '\uff1c', '\uff1e', '\ufe64', '\ufe65', '\uff06']);
-
-const NAMED_ESCAPES = new Map([
-  ['&', '&amp;'],
-  ['"', '&quot;'],
-  ["'", '&#39;'],
-  ['<', '&lt;'],
-  ['>', '&gt;'],
-]);
-
-function hexReference(c) {
-  return `&#x${c.codePointAt(0).toString(16)};`;
+/** Printable ASCII but the characters that end a value or a tag, open a
+ * reference, or (in the label list) split it. */
+function attributeKeeps(c, inList) {
+  const code = c.codePointAt(0);
+  if (code < 0x20 || code > 0x7e) return false;
+  if ('"\'`<>&'.includes(c)) return false;
+  return !(inList && c === ',');
 }
 
 /** `value` escaped for an attribute; in the label list a comma is escaped
@@ -36,201 +41,55 @@ function hexReference(c) {
 function escapeAttribute(value, inList) {
   let out = '';
   for (const c of value) {
-    const named = NAMED_ESCAPES.get(c);
-    if (named !== undefined) {
-      out += named;
-    } else if (inList && c === ',') {
-      out += '&#44;';
-    } else if (
-      isControl(c) ||
-      (isWhiteSpace(c) && c !== ' ') ||
-      isInvisibleFormat(c) ||
-      isLineBreak(c) ||
-      ESCAPED_LOOK_ALIKES.has(c)
-    ) {
-      // A line break or tab would split or bend the tag; an invisible
-      // character would hide what the attribute says.
-      out += hexReference(c);
-    } else {
-      out += c;
-    }
+    out += attributeKeeps(c, inList) ? c : neutralised(c);
   }
   return out;
 }
 
 // ---------------------------------------------------------------------------
-// Character references, read as a lenient HTML reader reads them
+// The body
 
-// The named references that can spell an untrusted_content tag: the
-// markup characters, the characters of the name's separator (underscore,
-// hyphens and dashes), and the blanks and invisible characters a reader
-// skips. Names are case-sensitive, as in HTML.
-const NAMED_REFERENCES = new Map([
-  ['amp', '&'], ['AMP', '&'], ['lt', '<'], ['LT', '<'], ['gt', '>'], ['GT', '>'],
-  ['quot', '"'], ['QUOT', '"'], ['apos', "'"], ['sol', '/'], ['colon', ':'],
-  ['lowbar', '_'], ['UnderBar', '_'],
-  ['hyphen', '\u2010'], ['dash', '\u2010'], ['ndash', '\u2013'], ['mdash', '\u2014'],
-  ['horbar', '\u2015'], ['minus', '\u2212'],
-  ['Tab', '\t'], ['NewLine', '\n'], ['nbsp', '\u00a0'], ['NonBreakingSpace', '\u00a0'],
-  ['ensp', '\u2002'], ['emsp', '\u2003'], ['thinsp', '\u2009'], ['ThinSpace', '\u2009'],
-  ['hairsp', '\u200a'], ['VeryThinSpace', '\u200a'],
-  ['shy', '\u00ad'], ['ZeroWidthSpace', '\u200b'], ['zwnj', '\u200c'], ['zwj', '\u200d'],
-  ['lrm', '\u200e'], ['rlm', '\u200f'], ['NoBreak', '\u2060'],
-]);
-
-// Names HTML also reads without their semicolon (from its legacy list, the
-// ones that spell markup): "&ltuntrusted" reads as "<untrusted".
-const BARE_NAMES = ['amp', 'AMP', 'lt', 'LT', 'gt', 'GT', 'quot', 'QUOT', 'nbsp'];
-
-const NUMERIC_REFERENCE = /^#(?:[xX]([0-9A-Fa-f]+)|([0-9]+))(;?)/;
-const MAX_REFERENCE_DIGITS = 20;
-const NAME_RUN = /^[A-Za-z0-9]{0,20}/;
-
-/** The reference that starts `text` just after its `&`: {char, length}
- * (length not counting the `&`), or null. Numeric references may lack
- * their semicolon, as HTML allows; a reference to U+0000, a surrogate or
- * past U+10FFFF is none. */
-function referenceAfterAmpersand(text) {
-  const numeric = NUMERIC_REFERENCE.exec(text);
-  if (numeric !== null) {
-    const digits = numeric[1] ?? numeric[2];
-    if (digits.length > MAX_REFERENCE_DIGITS) {
-      return null;
-    }
-    const code = numeric[1] !== undefined ? parseInt(numeric[1], 16) : parseInt(numeric[2], 10);
-    if (code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) {
-      return null;
-    }
-    return { char: String.fromCodePoint(code), length: numeric[0].length };
-  }
-  if (text.startsWith('#')) {
-    return null;
-  }
-  const name = NAME_RUN.exec(text)[0];
-  if (text[name.length] === ';' && NAMED_REFERENCES.has(name)) {
-    return { char: NAMED_REFERENCES.get(name), length: name.length + 1 };
-  }
-  let bare = null;
-  for (const candidate of BARE_NAMES) {
-    if (name.startsWith(candidate) && (bare === null || candidate.length > bare.length)) {
-      bare = candidate;
-    }
-  }
-  return bare === null ? null : { char: NAMED_REFERENCES.get(bare), length: bare.length };
-}
-
-// ---------------------------------------------------------------------------
-// Tags in the body
-
-// The characters that open a tag: < and the two forms NFKC folds to it.
-// A raw one is escaped as the reference given.
-const RAW_OPENERS = new Map([
-  ['<', '&lt;'],
-  ['\uff1c', '&#xff1c;'],
-  ['\ufe64', '&#xfe64;'],
-]);
-
-/** Length of the run of `amp;` (any ASCII case) at `at`. */
-function ampRun(text, at) {
-  let i = at;
-  while (text.slice(i, i + 4).toLowerCase() === 'amp;') i += 4;
-  return i - at;
-}
-
-/** The tag opener at `at`: {kind: 'raw', length, escaped} for a raw one,
- * {kind: 'reference', length} for a reference to one behind any number of
- * `amp;` levels (&lt; &#60; &#x3C; &amp;lt; ...), or null. */
-function openerAt(text, at) {
-  const first = String.fromCodePoint(text.codePointAt(at));
-  if (RAW_OPENERS.has(first)) {
-    return { kind: 'raw', length: first.length, escaped: RAW_OPENERS.get(first) };
-  }
-  if (first !== '&') {
-    return null;
-  }
-  const levels = ampRun(text, at + 1);
-  const reference = referenceAfterAmpersand(text.slice(at + 1 + levels, at + 1 + levels + 64));
-  if (reference === null || !RAW_OPENERS.has(reference.char)) {
-    return null;
-  }
-  return { kind: 'reference', length: 1 + levels + reference.length };
-}
-
-// How far a tag name is looked for after an opener: enough for a slash, the
-// name and generous blank or invisible padding; a name farther than that
-// is no tag to any reader.
-const TAIL_SOURCE_CHARS = 160;
-const TAIL_FOLDED_CHARS = 32;
-
-// Hyphens and dashes a reader takes for the - of untrusted-content: the
-// ASCII hyphen-minus, U+2010..U+2015, the minus sign and the small and
-// fullwidth hyphen-minus (NFKC folds the fullwidth one to -).
-const SEPARATOR_RUN = /^[_\-\u2010-\u2015\u2212\ufe58\ufe63]*/u;
-
-/** Whether the text at `at` (just past an opener) reads as
- * `untrusted_content` or `/untrusted_content` to a lenient reader:
- * references decoded, NFKC, lowercased, blanks and invisible characters
- * ignored, and an underscore, hyphens, dashes or nothing between the
- * words. */
-function namesTheTag(text, at) {
-  let window = '';
-  let windowChars = 0;
-  let i = at;
-  for (let taken = 0; taken < TAIL_SOURCE_CHARS && i < text.length && windowChars < TAIL_FOLDED_CHARS; taken += 1) {
-    let c = String.fromCodePoint(text.codePointAt(i));
-    let length = c.length;
-    if (c === '&') {
-      const reference = referenceAfterAmpersand(text.slice(i + 1, i + 65));
-      if (reference !== null) {
-        c = reference.char;
-        length = 1 + reference.length;
-      }
-    }
-    i += length;
-    for (const folded of c.normalize('NFKC').toLowerCase()) {
-      if (!isWhiteSpace(folded) && !isInvisibleFormat(folded)) {
-        window += folded;
-        windowChars += 1;
-      }
-    }
-  }
-  const name = window.startsWith('/') ? window.slice(1) : window;
-  if (!name.startsWith('untrusted')) {
-    return false;
-  }
-  const after = name.slice('untrusted'.length);
-  return after.slice(SEPARATOR_RUN.exec(after)[0].length).startsWith('content');
-}
-
-/** The body with the < of every untrusted_content tag escaped one level
- * (< to &lt;, &lt; to &amp;lt;); nothing else changes. */
-function escapeBody(body) {
-  let out = '';
-  let copied = 0;
-  let at = 0;
-  const candidates = /[<&\uff1c\ufe64]/g;
-  for (;;) {
-    candidates.lastIndex = at;
-    const found = candidates.exec(body);
-    if (found === null) {
-      break;
-    }
-    const start = found.index;
-    const opener = openerAt(body, start);
-    if (opener === null) {
-      // Past the character and a whole &amp;amp;... run: each & of it would
-      // fail the same way.
-      at = start + 1 + (body[start] === '&' ? ampRun(body, start + 1) : 0);
+/** Whether a tag name follows the opener at `chars[at]` walking by `step`
+ * (+1 after it, -1 before it): the first character outside `dropped` reads
+ * as `u`, or as `/` with the next such one reading as `u`. An opener or an
+ * `always` character ends the walk with no name, dropped or not. */
+function nameFollows(codes, at, step) {
+  let afterSlash = false;
+  for (let i = at + step; i >= 0 && i < codes.length; i += step) {
+    const code = codes[i];
+    if (envelopeClass.readsU(code)) return true;
+    const stops = envelopeClass.opener(code) || envelopeClass.always(code);
+    if (stops) return false;
+    if (envelopeClass.dropped(code)) continue;
+    if (envelopeClass.readsSlash(code) && !afterSlash) {
+      afterSlash = true;
       continue;
     }
-    if (namesTheTag(body, start + opener.length)) {
-      out += body.slice(copied, start);
-      out += opener.kind === 'raw' ? opener.escaped : `&amp;${body.slice(start + 1, start + opener.length)}`;
-      copied = start + opener.length;
-    }
-    at = start + opener.length;
+    return false;
   }
-  return out + body.slice(copied);
+  return false;
+}
+
+/** The body with every `always` character and every opener a tag name
+ * follows (in either order) neutralised, and every other `<` as `&lt;`. */
+function escapeBody(body) {
+  const chars = Array.from(body);
+  const codes = chars.map((c) => c.codePointAt(0));
+  let out = '';
+  for (let i = 0; i < chars.length; i += 1) {
+    const code = codes[i];
+    if (
+      envelopeClass.always(code) ||
+      (envelopeClass.opener(code) && (nameFollows(codes, i, 1) || nameFollows(codes, i, -1)))
+    ) {
+      out += neutralised(chars[i]);
+    } else if (chars[i] === '<') {
+      out += '&lt;';
+    } else {
+      out += chars[i];
+    }
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------
