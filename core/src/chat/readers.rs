@@ -872,11 +872,11 @@ impl WholeText {
             }
         }
         let mut found = None;
+        // Every fold reads every line, a plain one too: the two readings of
+        // tag characters agree on a plain line, but a marker begun on it
+        // may end on a later line only one of them reads as a colon
+        // (`assistant`, then a tag-character colon: chat-0389).
         for (shape, (order, tags)) in self.shapes.iter_mut().zip(FOLDS) {
-            if plain && tags == Tags::AsAscii && !shape.begun() {
-                // Tags are not ASCII: the same reading as the other.
-                continue;
-            }
             // The `\n` before this line is a blank to states begun earlier.
             shape.feed(' ');
             shape.start();
