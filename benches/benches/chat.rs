@@ -1,6 +1,8 @@
 //! Chat role markers: our parse beside prompty 2.1.0's on the same rendered
-//! prompts (about 1 KB, 100 KB and 10 MB), non-strict and strict. The
-//! upstream side is measured only with `--features upstream-prompty`.
+//! prompts, non-strict and strict: a synthetic prompt of prose, code and
+//! blank lines (about 1 KB, 100 KB and 10 MB), and real prose, this
+//! repository's Markdown files as turns (`prose-`, about 100 KB and 10 MB).
+//! The upstream side is measured only with `--features upstream-prompty`.
 //!
 //! `cargo bench -p agentfence-benches --features upstream-prompty --bench chat`
 
@@ -43,9 +45,94 @@ fn rendered_prompt(size: usize) -> (String, Context) {
     (text, context)
 }
 
+/// A rendered prompt of real prose: this repository's own Markdown files,
+/// forty lines a turn, each turn under a marker with the nonce, repeated to
+/// about `size` bytes. Documentation quotes role markers (`user:` lines in
+/// the protocol's examples); such a line would end a strict parse at once,
+/// so the lines a strict parse refuses are left out until it reads the
+/// whole text.
+fn prose_prompt(size: usize) -> (String, Context) {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut files = Vec::new();
+    for dir in [".", "conformance", "docs", "fuzz", "corpus/injection"] {
+        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
+            continue;
+        };
+        files.extend(
+            entries
+                .filter_map(Result::ok)
+                .map(|entry| entry.path())
+                .filter(|path| path.extension().is_some_and(|ext| ext == "md")),
+        );
+    }
+    files.sort();
+    let mut lines: Vec<String> = files
+        .iter()
+        .filter_map(|path| std::fs::read_to_string(path).ok())
+        .flat_map(|text| text.lines().map(str::to_owned).collect::<Vec<_>>())
+        .collect();
+    assert!(
+        !lines.is_empty(),
+        "the repository's Markdown files are readable"
+    );
+    loop {
+        let mut text = format!("system[nonce=\"{NONCE}\"]:\nYou are a careful assistant.\n");
+        let mut markers = 1;
+        let mut turn = 0usize;
+        while text.len() < size {
+            for chunk in lines.chunks(40) {
+                let role = if turn.is_multiple_of(2) {
+                    "user"
+                } else {
+                    "assistant"
+                };
+                text.push_str(&format!("{role}[nonce=\"{NONCE}\"]:\n"));
+                markers += 1;
+                turn += 1;
+                for line in chunk {
+                    text.push_str(line);
+                    text.push('\n');
+                }
+                if text.len() >= size {
+                    break;
+                }
+            }
+        }
+        let context = Context {
+            nonce: NONCE.to_string(),
+            markers,
+        };
+        match parse(&text, Some(&context)) {
+            Ok(_) => return (text, context),
+            Err(error) => {
+                let refused = text.lines().nth(error_line(&error) - 1).map(str::to_owned);
+                let before = lines.len();
+                lines.retain(|line| Some(line) != refused.as_ref());
+                assert!(lines.len() < before, "the strict parse refuses {error}");
+            }
+        }
+    }
+}
+
+/// The line a strict parse refused.
+fn error_line(error: &agentfence::chat::ChatError) -> usize {
+    use agentfence::chat::ChatError;
+    match error {
+        ChatError::NonceMismatch { line } | ChatError::DuplicateNonce { line } => *line,
+        other => panic!("the prose prompt is refused as a whole: {other}"),
+    }
+}
+
 fn chat(c: &mut Criterion) {
-    for (label, size) in [("1KB", 1 << 10), ("100KB", 100 << 10), ("10MB", 10 << 20)] {
-        let (text, context) = rendered_prompt(size);
+    let inputs = [("1KB", 1 << 10), ("100KB", 100 << 10), ("10MB", 10 << 20)]
+        .into_iter()
+        .map(|(label, size)| (label.to_string(), rendered_prompt(size), size))
+        .chain(
+            [("prose-100KB", 100 << 10), ("prose-10MB", 10 << 20)]
+                .into_iter()
+                .map(|(label, size)| (label.to_string(), prose_prompt(size), size)),
+        );
+    for (label, (text, context), size) in inputs {
         let mut group = c.benchmark_group(format!("chat_parse/{label}"));
         group.throughput(Throughput::Bytes(text.len() as u64));
         if size >= 1 << 20 {

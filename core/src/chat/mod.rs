@@ -48,7 +48,7 @@ pub use render::render;
 
 use crate::char_class::is_invisible_format;
 use marker::{Marker, parse_marker};
-use readers::{WholeText, marker_role, whole_line_role};
+use readers::{WholeText, is_plain_text, marker_role, whole_line_role};
 
 /// The attribute that carries the nonce; never part of a message's metadata.
 pub const NONCE_KEY: &str = "nonce";
@@ -357,6 +357,7 @@ pub fn parse<'a>(
     let mut pending = Pending::new(Role::System, BTreeMap::new(), true);
     let mut markers = 0;
     let mut whole_text = context.map(|_| WholeText::new());
+    let plain = context.is_some() && is_plain_text(text);
     for line in lines(text) {
         match parse_marker(line.body) {
             Some(marker) => {
@@ -372,7 +373,7 @@ pub fn parse<'a>(
             }
             None => {
                 if let Some(whole_text) = &mut whole_text
-                    && whole_text.forges_marker(line.body)
+                    && whole_text.forges_marker(line.body, plain)
                 {
                     return Err(ChatError::NonceMismatch { line: line.number });
                 }

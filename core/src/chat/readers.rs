@@ -603,19 +603,39 @@ fn read_segments(tokens: &[Token], order: Order, splits: fn(char) -> bool) -> Op
 }
 
 /// Whether `line` is printable ASCII and tabs only, for which every fold
-/// is a table lookup and no splitter, tag or bidi reading differs. Every
-/// content line of a strict parse passes here once: checked 32 bytes
-/// at a time without an early exit inside a block, which compiles to
-/// vector compares.
+/// is a table lookup and no splitter, tag or bidi reading differs.
 fn is_plain(line: &str) -> bool {
-    let special = |b: u8| u8::from(b.wrapping_sub(0x20) >= 0x5f) & u8::from(b != b'\t');
-    let mut blocks = line.as_bytes().chunks_exact(32);
+    only_printable(line.as_bytes(), false)
+}
+
+/// Whether every line of `text` is plain ([`is_plain`]): told once for a
+/// whole prompt, so that a strict parse need not scan each of its lines
+/// again.
+pub(crate) fn is_plain_text(text: &str) -> bool {
+    only_printable(text.as_bytes(), true)
+}
+
+/// Printable ASCII and tabs, and line feeds when `newlines`: checked 32
+/// bytes at a time without an early exit inside a block, which compiles
+/// to vector compares.
+fn only_printable(bytes: &[u8], newlines: bool) -> bool {
+    let special = |b: u8| {
+        u8::from(b.wrapping_sub(0x20) >= 0x5f)
+            & u8::from(b != b'\t')
+            & u8::from(!newlines || b != b'\n')
+    };
+    let any_special = |block: &[u8; 32]| block.iter().fold(0, |any, &b| any | special(b)) != 0;
+    let mut blocks = bytes.chunks_exact(32);
     for block in &mut blocks {
-        if block.iter().fold(0, |any, &b| any | special(b)) != 0 {
+        if any_special(block.try_into().expect("chunks_exact gives blocks of 32")) {
             return false;
         }
     }
-    !blocks.remainder().iter().any(|&b| special(b) != 0)
+    // The rest, padded with spaces, as one more block: a prompt's lines are
+    // short, and a byte loop over the rest would cost more than the blocks.
+    let mut last = [b' '; 32];
+    last[..blocks.remainder().len()].copy_from_slice(blocks.remainder());
+    !any_special(&last)
 }
 
 /// The role some line reader (all but the whole-text one) takes `line`
@@ -637,33 +657,45 @@ pub(crate) fn whole_line_role(line: &str) -> Option<Role> {
 /// is read no further: nearly every line of a prompt ends here after a
 /// few table lookups.
 fn plain_name_at_head(line: &str) -> bool {
-    let head =
-        line.trim_start_matches(|c: char| matches!(c, ' ' | '\t' | '#' | '>') || is_emphasis(c));
-    let targets = targets();
-    let Some(&first) = head.as_bytes().first() else {
+    let bytes = line.as_bytes();
+    let Some(start) = bytes
+        .iter()
+        .position(|&b| !(matches!(b, b' ' | b'\t' | b'#' | b'>') || is_emphasis(char::from(b))))
+    else {
         return false;
     };
-    if !targets.ascii_heads[usize::from(first & 0x7f)] {
+    let targets = targets();
+    if !targets.ascii_heads[usize::from(bytes[start] & 0x7f)] {
         return false;
     }
     let folds = ascii_folds();
     ORDERS.into_iter().any(|order| {
-        let mut folded = ['\0'; 16];
-        let mut len = 0;
-        for b in head.bytes() {
+        let names = &targets.by_order[order_index(order)];
+        // The names the folded head still spells, one bit each, narrowed
+        // char by char: most heads part from every name within two chars.
+        let mut alive: u32 = u32::MAX >> (32 - names.len().clamp(1, 32));
+        let mut at = 0;
+        for &b in &bytes[start..] {
             for &d in folds.by_order[order_index(order)][usize::from(b & 0x7f)].chars() {
-                if let Some(slot) = folded.get_mut(len) {
-                    *slot = d;
-                    len += 1;
+                for (index, (_, name)) in names.iter().enumerate().take(32) {
+                    if alive & (1 << index) != 0 {
+                        match name.get(at) {
+                            Some(&c) if c == d => {
+                                if at + 1 == name.len() {
+                                    return true;
+                                }
+                            }
+                            _ => alive &= !(1 << index),
+                        }
+                    }
                 }
-            }
-            if len >= folded.len() {
-                break;
+                if alive == 0 {
+                    return false;
+                }
+                at += 1;
             }
         }
-        targets.by_order[order_index(order)]
-            .iter()
-            .any(|(_, name)| folded[..len].starts_with(name))
+        false
     })
 }
 
@@ -685,14 +717,22 @@ fn read_line(line: &str, plain: bool, split_and_reverse: bool) -> Option<Role> {
             read_segments(&folded, order, SPLITTERS[0])
         });
     }
+    // One pass tells what the line holds beyond plain chars.
+    let (mut has_bidi, mut has_tags, mut has_breaks) = (false, false, false);
+    for c in line.chars() {
+        has_bidi |= is_bidi_control(c);
+        has_tags |= ('\u{E0000}'..='\u{E007F}').contains(&c);
+        has_breaks |= is_line_break(c);
+    }
+    // Unsplit and in its own order, the line is its one segment: one that
+    // does not end with a colon is no marker (most lines end here).
+    if !has_breaks && !(split_and_reverse && has_bidi) && !ends_with_colon(line) {
+        return None;
+    }
     // Drawn right to left, a line under an override shows its chars in
     // the other order (`\u{202E}:metsys` shows `system:`).
-    let reversed: Option<String> = (split_and_reverse && line.chars().any(is_bidi_control))
-        .then(|| line.chars().rev().collect());
-    let has_tags = line
-        .chars()
-        .any(|c| ('\u{E0000}'..='\u{E007F}').contains(&c));
-    let has_breaks = line.chars().any(is_line_break);
+    let reversed: Option<String> =
+        (split_and_reverse && has_bidi).then(|| line.chars().rev().collect());
     let splitters = if has_breaks && split_and_reverse {
         &SPLITTERS[..]
     } else {
@@ -792,6 +832,9 @@ pub(crate) fn reads_as_marker(line: &str) -> bool {
 /// confusable reader. Linear: each fold keeps one small set of states.
 pub(crate) struct WholeText {
     shapes: [Shape; 6],
+    /// Whether some shape holds a marker begun on an earlier line; kept
+    /// beside the shapes, as every content line asks it.
+    begun: bool,
     /// The first chars the folded role names start with.
     starts: Vec<char>,
 }
@@ -810,6 +853,7 @@ impl WholeText {
         }
         WholeText {
             shapes: FOLDS.map(|(order, _)| Shape::new(order, true)),
+            begun: false,
             starts,
         }
     }
@@ -817,6 +861,7 @@ impl WholeText {
     /// A line the parser read as a marker: no marker spans it.
     pub(crate) fn reset(&mut self) {
         self.shapes.iter_mut().for_each(Shape::clear);
+        self.begun = false;
     }
 
     /// Whether `line`, read by one fold, starts with a char a folded role
@@ -845,8 +890,10 @@ impl WholeText {
     /// line reader (see [`reads_as_marker`]), or this reader reading it
     /// next. The one check of a strict parse per content line, which tells
     /// a plain line once.
-    pub(crate) fn forges_marker(&mut self, line: &str) -> bool {
-        let plain = is_plain(line);
+    /// `text_is_plain` says [`is_plain_text`] held for the whole text the
+    /// line is part of.
+    pub(crate) fn forges_marker(&mut self, line: &str, text_is_plain: bool) -> bool {
+        let plain = text_is_plain || is_plain(line);
         read_line(line, plain, true).is_some() || self.read(line, plain).is_some()
     }
 
@@ -858,8 +905,7 @@ impl WholeText {
 
     /// [`WholeText::content_line`], `plain` being [`is_plain`] of `line`.
     fn read(&mut self, line: &str, plain: bool) -> Option<Role> {
-        let begun = self.shapes.iter().any(Shape::begun);
-        if !begun {
+        if !self.begun {
             let may_begin = if plain {
                 plain_name_at_head(line)
             } else {
@@ -895,6 +941,7 @@ impl WholeText {
             }
             shape.states.retain(|s| s.phase != Phase::Lead);
         }
+        self.begun = self.shapes.iter().any(Shape::begun);
         found
     }
 }
