@@ -48,7 +48,7 @@ pub use render::render;
 
 use crate::char_class::is_invisible_format;
 use marker::{Marker, parse_marker};
-use readers::{WholeText, is_plain_text, marker_role, whole_line_role};
+use readers::{WholeText, first_unplain, marker_role, whole_line_role};
 
 /// The attribute that carries the nonce; never part of a message's metadata.
 pub const NONCE_KEY: &str = "nonce";
@@ -357,7 +357,13 @@ pub fn parse<'a>(
     let mut pending = Pending::new(Role::System, BTreeMap::new(), true);
     let mut markers = 0;
     let mut whole_text = context.map(|_| WholeText::new());
-    let plain = context.is_some() && is_plain_text(text);
+    // Where the next byte lies that makes its line unplain: a strict
+    // parse reads a plain line on the readers' fast path.
+    let mut unplain = if context.is_some() {
+        first_unplain(text, 0)
+    } else {
+        text.len()
+    };
     for line in lines(text) {
         match parse_marker(line.body) {
             Some(marker) => {
@@ -372,10 +378,14 @@ pub fn parse<'a>(
                 std::mem::replace(&mut pending, next).finish(text, &mut messages);
             }
             None => {
-                if let Some(whole_text) = &mut whole_text
-                    && whole_text.forges_marker(line.body, plain)
-                {
-                    return Err(ChatError::NonceMismatch { line: line.number });
+                if let Some(whole_text) = &mut whole_text {
+                    if line.start > unplain {
+                        unplain = first_unplain(text, line.start);
+                    }
+                    if whole_text.forges_marker(line.body, line.start + line.body.len() <= unplain)
+                    {
+                        return Err(ChatError::NonceMismatch { line: line.number });
+                    }
                 }
                 pending.add(&line);
             }

@@ -608,11 +608,25 @@ fn is_plain(line: &str) -> bool {
     only_printable(line.as_bytes(), false)
 }
 
-/// Whether every line of `text` is plain ([`is_plain`]): told once for a
-/// whole prompt, so that a strict parse need not scan each of its lines
-/// again.
-pub(crate) fn is_plain_text(text: &str) -> bool {
-    only_printable(text.as_bytes(), true)
+/// Where the first byte of `text` at or after `from` lies that no plain
+/// line holds (a line feed aside), or the text's length: the lines of a
+/// strict parse that end before it are plain, so the text is scanned once
+/// for them all, not line by line.
+pub(crate) fn first_unplain(text: &str, from: usize) -> usize {
+    let bytes = text.as_bytes().get(from..).unwrap_or_default();
+    let mut blocks = bytes.chunks_exact(32);
+    let mut at = from;
+    for block in &mut blocks {
+        if !only_printable(block, true) {
+            break;
+        }
+        at += 32;
+    }
+    let rest = &text.as_bytes()[at..];
+    at + rest
+        .iter()
+        .position(|&b| !only_printable(std::slice::from_ref(&b), true))
+        .unwrap_or(rest.len())
 }
 
 /// Printable ASCII and tabs, and line feeds when `newlines`: checked 32
@@ -726,7 +740,8 @@ fn read_line(line: &str, plain: bool, split_and_reverse: bool) -> Option<Role> {
     }
     // Unsplit and in its own order, the line is its one segment: one that
     // does not end with a colon is no marker (most lines end here).
-    if !has_breaks && !(split_and_reverse && has_bidi) && !ends_with_colon(line) {
+    let one_segment = !(has_breaks || (split_and_reverse && has_bidi));
+    if one_segment && !ends_with_colon(line) {
         return None;
     }
     // Drawn right to left, a line under an override shows its chars in
@@ -890,10 +905,9 @@ impl WholeText {
     /// line reader (see [`reads_as_marker`]), or this reader reading it
     /// next. The one check of a strict parse per content line, which tells
     /// a plain line once.
-    /// `text_is_plain` says [`is_plain_text`] held for the whole text the
-    /// line is part of.
-    pub(crate) fn forges_marker(&mut self, line: &str, text_is_plain: bool) -> bool {
-        let plain = text_is_plain || is_plain(line);
+    /// `plain` is [`is_plain`] of `line`, which the caller tells for many
+    /// lines at once (see [`first_unplain`]).
+    pub(crate) fn forges_marker(&mut self, line: &str, plain: bool) -> bool {
         read_line(line, plain, true).is_some() || self.read(line, plain).is_some()
     }
 
@@ -1066,6 +1080,34 @@ mod tests {
         }
         assert!(lines.iter().any(|line| !plain_name_at_head(line)));
         assert!(lines.iter().any(|line| plain_name_at_head(line)));
+    }
+
+    #[test]
+    fn lines_before_the_first_unplain_byte_are_plain() {
+        // What the strict parse reads from one scan of the text, against
+        // each line told apart, over texts of every byte class at every
+        // offset of a 32-byte block.
+        let pieces = ["user:", "\t", "\r", "\u{a0}", "\u{7f}", "\u{1}", "\u{2028}", "é", "x"];
+        for length in 0..40 {
+            for (index, odd) in pieces.iter().enumerate() {
+                let mut text = "a".repeat(length);
+                text.push_str(odd);
+                text.push('\n');
+                text.push_str(&"b".repeat(index * 7));
+                text.push_str(pieces[(index + 3) % pieces.len()]);
+                let mut start = 0;
+                for line in text.split('\n') {
+                    let end = start + line.len();
+                    assert_eq!(
+                        end <= first_unplain(&text, start),
+                        is_plain(line),
+                        "{text:?} at {start}"
+                    );
+                    start = end + 1;
+                }
+            }
+        }
+        assert_eq!(first_unplain("abc", 3), 3);
     }
 
     #[test]
