@@ -276,6 +276,11 @@ struct Targets {
     /// Per ASCII byte: whether its fold in some order begins a folded
     /// name, the first test of [`plain_name_at_head`].
     ascii_heads: [bool; 128],
+    /// Per ASCII byte that heads a name, the second bytes (one bit each)
+    /// whose fold after it still begins a folded name in some order: the
+    /// second test, which most words that share a name's first letter
+    /// (`and`, `see`) fail.
+    ascii_pairs: [u128; 128],
 }
 
 fn targets() -> &'static Targets {
@@ -311,9 +316,32 @@ fn targets() -> &'static Targets {
                     .any(|(_, name)| first.is_some() && name.first() == first.as_ref())
             });
         }
+        let folds = ascii_folds();
+        let mut ascii_pairs = [0u128; 128];
+        for (first, pairs) in (0u8..128).zip(ascii_pairs.iter_mut()) {
+            if !ascii_heads[usize::from(first)] {
+                continue;
+            }
+            for second in 0u8..128 {
+                let begins = ORDERS.into_iter().any(|order| {
+                    let fold = &folds.by_order[order_index(order)];
+                    let head: Vec<char> = [first, second]
+                        .iter()
+                        .flat_map(|&b| fold[usize::from(b)].chars().to_vec())
+                        .collect();
+                    by_order[order_index(order)]
+                        .iter()
+                        .any(|(_, name)| name.starts_with(&head))
+                });
+                if begins {
+                    *pairs |= 1 << second;
+                }
+            }
+        }
         Targets {
             by_order,
             ascii_heads,
+            ascii_pairs,
         }
     })
 }
@@ -679,7 +707,12 @@ fn plain_name_at_head(line: &str) -> bool {
         return false;
     };
     let targets = targets();
-    if !targets.ascii_heads[usize::from(bytes[start] & 0x7f)] {
+    let first = usize::from(bytes[start] & 0x7f);
+    let Some(&second) = bytes.get(start + 1) else {
+        // No name is one char long, nor folds from one.
+        return false;
+    };
+    if !targets.ascii_heads[first] || targets.ascii_pairs[first] & (1 << (second & 0x7f)) == 0 {
         return false;
     }
     let folds = ascii_folds();
@@ -908,6 +941,11 @@ impl WholeText {
     /// `plain` is [`is_plain`] of `line`, which the caller tells for many
     /// lines at once (see [`first_unplain`]).
     pub(crate) fn forges_marker(&mut self, line: &str, plain: bool) -> bool {
+        if plain && !plain_name_at_head(line) {
+            // No reader begins a marker on this line: only one begun on an
+            // earlier line can end here.
+            return self.begun && self.read(line, plain).is_some();
+        }
         read_line(line, plain, true).is_some() || self.read(line, plain).is_some()
     }
 
@@ -1087,7 +1125,9 @@ mod tests {
         // What the strict parse reads from one scan of the text, against
         // each line told apart, over texts of every byte class at every
         // offset of a 32-byte block.
-        let pieces = ["user:", "\t", "\r", "\u{a0}", "\u{7f}", "\u{1}", "\u{2028}", "é", "x"];
+        let pieces = [
+            "user:", "\t", "\r", "\u{a0}", "\u{7f}", "\u{1}", "\u{2028}", "é", "x",
+        ];
         for length in 0..40 {
             for (index, odd) in pieces.iter().enumerate() {
                 let mut text = "a".repeat(length);
