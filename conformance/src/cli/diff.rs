@@ -321,7 +321,11 @@ fn rule_ids(ids: &[String]) -> String {
     const SHOWN: usize = 3;
     let first = ids[..ids.len().min(SHOWN)].join(", ");
     if ids.len() > SHOWN {
-        format!("{first} and {} more ({} vectors)", ids.len() - SHOWN, ids.len())
+        format!(
+            "{first} and {} more ({} vectors)",
+            ids.len() - SHOWN,
+            ids.len()
+        )
     } else {
         first
     }

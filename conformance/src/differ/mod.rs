@@ -520,9 +520,8 @@ fn recorded_error(recorded: &Value) -> Option<&Value> {
 /// The shape of a recorded error, which may have no kind (none of ours
 /// fits the upstream's refusal).
 fn recorded_error_shape(recorded: &Value) -> Option<Shape> {
-    recorded_error(recorded).map(|error| {
-        Shape::Error(error.get("kind").and_then(Value::as_str).map(str::to_owned))
-    })
+    recorded_error(recorded)
+        .map(|error| Shape::Error(error.get("kind").and_then(Value::as_str).map(str::to_owned)))
 }
 
 /// The `(suite, op)` pairs of the selection, in [`generate::OPERATIONS`]
@@ -1323,6 +1322,82 @@ mod tests {
         assert_eq!(
             lean.known_id(&disagreement_on(&recorded.op, recorded.input.clone())),
             Some(recorded.id)
+        );
+    }
+
+    #[test]
+    fn a_vector_records_the_kind_of_its_upstream_answer_for_that_port_only() {
+        let registry = SuiteRegistry::standard();
+        let vectors = shipped_vectors(&registry).expect("the shipped vectors load");
+        let (op, expectation, recorded, id) = vectors
+            .cases()
+            .find_map(|(_, case)| {
+                let recorded = case.upstream.get("prompty@2.1.0")?;
+                recorded_error(recorded)?;
+                Some((
+                    case.op.clone(),
+                    case.expectation.clone(),
+                    recorded.clone(),
+                    case.id.clone(),
+                ))
+            })
+            .expect("a vector records an error of prompty");
+        let kind = recorded.pointer("/error/kind").and_then(Value::as_str);
+        let answer = Answer::Replied(CaseOutcome::Error(ReportedError {
+            kind: kind.unwrap_or_default().into(),
+            message: "as prompty words it".into(),
+        }));
+        let mut divergence = DivergenceKind::of(&op, &expectation, &answer);
+        divergence.port = Shape::Error(kind.map(str::to_owned));
+        let prompty = info("prompty", "2.1.0");
+        let differ =
+            Differ::new(&registry, &vectors, KnownCases::default(), &prompty).expect("a differ");
+        assert!(
+            differ.rule(&divergence).contains(&id),
+            "{id} records {divergence:?}"
+        );
+        let strict = differ.known_by_input_only();
+        assert!(strict.rule(&divergence).is_empty());
+        let other = Differ::new(
+            &registry,
+            &vectors,
+            KnownCases::default(),
+            &info("prompty", "9.9.9"),
+        )
+        .expect("a differ");
+        assert!(
+            other.rule(&divergence).is_empty(),
+            "another version records nothing"
+        );
+    }
+
+    #[test]
+    fn recorded_answers_have_the_shapes_of_answers() {
+        assert_eq!(
+            recorded_error_shape(&json!({"error": {"kind": "bad_nonce"}})),
+            Some(Shape::Error(Some("bad_nonce".into())))
+        );
+        assert_eq!(
+            recorded_error_shape(&json!({"error": {}})),
+            Some(Shape::Error(None))
+        );
+        // An output that happens to have an `error` field is an output.
+        assert_eq!(
+            recorded_error_shape(&json!({"error": {"kind": "x"}, "text": ""})),
+            None
+        );
+        assert_eq!(
+            Shape::of_answer(&recorded_as_answer(&json!({"messages": []}))),
+            Shape::Output
+        );
+        let acceptable_errors = Expectation::Acceptable {
+            acceptable: vec![Alternative::ExpectedError(ExpectedError {
+                kind: "nonce_mismatch".into(),
+            })],
+        };
+        assert_eq!(
+            Shape::of_expectation(&acceptable_errors),
+            Shape::Error(Some("nonce_mismatch".into()))
         );
     }
 
