@@ -56,8 +56,8 @@ pub struct DiffArgs {
     /// expectation, the port's answer).
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
-    /// Disagreements this file already records are reported as known, by
-    /// vector id: a JSON run report (`run --report`; its failing cases) or
+    /// A disagreement whose minimised input this file holds is reported as
+    /// known by input, by vector id: a JSON run report (`run --report`; its failing cases) or
     /// a case list as --xfail takes (ids of shipped vectors). Repeatable.
     #[arg(long, value_name = "FILE")]
     pub known: Vec<PathBuf>,
