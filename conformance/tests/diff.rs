@@ -2,7 +2,10 @@
 //! own port agrees with the reference on generated cases of every suite; a
 //! port with one rule broken (tests/data/digits_port.py: a number of the
 //! message leaks into the template) is found, and its case minimised to a
-//! short message; and a seed always gives the same report.
+//! short message; a seed always gives the same report; and a fault a
+//! vector records for the port is known by rule (exit 0) while a second,
+//! unrecorded one is not (exit 1), nor the first under
+//! `--known-by-input-only`.
 //!
 //! The broken port is a Python script; without `python3` those trials end
 //! as ignored with the reason beside them.
@@ -42,9 +45,15 @@ fn reference_port() -> String {
 }
 
 fn digits_port() -> String {
+    digits_port_with("")
+}
+
+/// The digits port with `flags` (`--also-email-kind`) before the
+/// reference's command.
+fn digits_port_with(flags: &str) -> String {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/digits_port.py");
     format!(
-        "python3 {} {} port",
+        "python3 {} {flags} {} port",
         shell_quote(&script.to_string_lossy()),
         shell_quote(BIN)
     )
@@ -275,6 +284,149 @@ fn usage_and_port_errors_exit_2() -> Result<(), Failed> {
     Ok(())
 }
 
+/// The digits port's fault recorded as vectors, as an author would record
+/// an upstream's answers: the vectors a diff under seed 1 writes, ids and
+/// descriptions filled in, in `dir/recorded.json` (a name no embedded file
+/// has, so it adds to them). Returns the path and the ids.
+fn recorded_fault(dir: &Path) -> Result<(PathBuf, Vec<String>), Failed> {
+    let found = dir.join("found.json");
+    let output = diff(&[
+        "--port",
+        &digits_port(),
+        "--suite",
+        "template",
+        "--cases",
+        "600",
+        "--out",
+        &found.to_string_lossy(),
+    ]);
+    if output.status.code() != Some(1) {
+        return Err(format!("recording the fault: expected exit 1\n{}", explain(&output)).into());
+    }
+    let recorded = dir.join("recorded.json");
+    filled_in(&found, &recorded);
+    let ids = read_json(&recorded)["cases"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|case| case["id"].as_str().map(str::to_owned))
+        .collect();
+    Ok((recorded, ids))
+}
+
+/// A diff of `port` under seed 2 (other inputs than the recording's) with
+/// the recorded vectors and `more` arguments: its output and JSON report.
+fn diff_with_recorded(port: &str, recorded: &Path, more: &[&str]) -> (Output, Value) {
+    let dir = recorded.parent().expect("the file is in a directory");
+    let report_path = dir.join("report.json");
+    let _ = std::fs::remove_file(&report_path);
+    let mut args = vec![
+        "--port", port, "--suite", "template", "--cases", "1000", "--seed", "2",
+    ];
+    let (recorded, report_arg) = (
+        recorded.to_string_lossy().into_owned(),
+        report_path.to_string_lossy().into_owned(),
+    );
+    args.extend(["--vectors", &recorded, "--report", &report_arg]);
+    args.extend(more);
+    let output = diff(&args);
+    let report = read_json(&report_path);
+    (output, report)
+}
+
+/// The report's group on `field`.
+fn group_on<'a>(report: &'a Value, field: &str) -> Option<&'a Value> {
+    report["groups"]
+        .as_array()?
+        .iter()
+        .find(|group| group["field"] == field)
+}
+
+fn a_recorded_fault_is_known_by_rule() -> Result<(), Failed> {
+    let dir = tempfile::tempdir()?;
+    let (recorded, ids) = recorded_fault(dir.path())?;
+    let out = dir.path().join("new.json");
+    let (output, report) = diff_with_recorded(
+        &digits_port(),
+        &recorded,
+        &["--out", &out.to_string_lossy()],
+    );
+    if output.status.code() != Some(0) {
+        return Err(format!("expected exit 0 (known by rule)\n{}", explain(&output)).into());
+    }
+    let groups = report["groups"].as_array().cloned().unwrap_or_default();
+    let group = match groups.as_slice() {
+        [group] if group["field"] == "output.template" => group,
+        _ => return Err(format!("one group, on the template, was expected: {report}").into()),
+    };
+    let rule: Vec<&str> = group["rule"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    if rule.is_empty() || rule.iter().any(|id| !ids.iter().any(|known| known == id)) {
+        return Err(format!("the rule names {rule:?}, the recorded vectors are {ids:?}").into());
+    }
+    let count = group["count"].as_u64().unwrap_or_default();
+    let by_rule = group["known_by_rule"].as_u64().unwrap_or_default();
+    let by_input = group["known_by_input"].as_u64().unwrap_or_default();
+    if by_rule == 0 || group["unknown"] != 0 || by_rule + by_input != count {
+        return Err(format!("not all known, some by rule: {group}").into());
+    }
+    let stdout = text(&output.stdout);
+    if !stdout.contains(&format!("rule: {}", rule[0])) || !stdout.contains(" 0 unknown") {
+        return Err(format!("the summary does not name the rule:\n{stdout}").into());
+    }
+    if out.exists() {
+        return Err("--out was written though nothing new disagrees".into());
+    }
+    Ok(())
+}
+
+fn a_second_unrecorded_fault_is_unknown() -> Result<(), Failed> {
+    let dir = tempfile::tempdir()?;
+    let (recorded, _) = recorded_fault(dir.path())?;
+    let (output, report) =
+        diff_with_recorded(&digits_port_with("--also-email-kind"), &recorded, &[]);
+    if output.status.code() != Some(1) {
+        return Err(format!("expected exit 1 (an unknown fault)\n{}", explain(&output)).into());
+    }
+    let (Some(leak), Some(kind)) = (
+        group_on(&report, "output.template"),
+        group_on(&report, "output.kind"),
+    ) else {
+        return Err(format!("groups on the template and the kind were expected: {report}").into());
+    };
+    if leak["unknown"] != 0 || leak["rule"].as_array().is_none_or(Vec::is_empty) {
+        return Err(format!("the recorded fault is not known by rule: {leak}").into());
+    }
+    if kind["unknown"].as_u64().unwrap_or_default() == 0 || kind["rule"] != Value::Array(vec![]) {
+        return Err(format!("the second fault is not unknown: {kind}").into());
+    }
+    Ok(())
+}
+
+fn known_by_input_only_reports_a_recorded_kind_as_unknown() -> Result<(), Failed> {
+    let dir = tempfile::tempdir()?;
+    let (recorded, _) = recorded_fault(dir.path())?;
+    let (output, report) =
+        diff_with_recorded(&digits_port(), &recorded, &["--known-by-input-only"]);
+    if output.status.code() != Some(1) {
+        return Err(format!("expected exit 1 (strict)\n{}", explain(&output)).into());
+    }
+    let Some(leak) = group_on(&report, "output.template") else {
+        return Err(format!("a group on the template was expected: {report}").into());
+    };
+    if leak["known_by_rule"] != 0
+        || leak["rule"] != Value::Array(vec![])
+        || leak["unknown"].as_u64().unwrap_or_default() == 0
+    {
+        return Err(format!("strict, yet known by rule: {leak}").into());
+    }
+    Ok(())
+}
+
 /// A trial's body, as libtest-mimic runs it.
 type TrialBody = fn() -> Result<(), Failed>;
 
@@ -293,7 +445,7 @@ fn main() {
         "usage_and_port_errors_exit_2",
         usage_and_port_errors_exit_2,
     ));
-    let with_python: [(&str, TrialBody); 2] = [
+    let with_python: [(&str, TrialBody); 5] = [
         (
             "a_port_leaking_numbers_is_found_in_2000_cases_minimised_to_40_chars_or_fewer",
             a_leaking_port_is_found_and_minimised,
@@ -301,6 +453,18 @@ fn main() {
         (
             "the_same_seed_gives_the_same_report",
             the_same_seed_gives_the_same_report,
+        ),
+        (
+            "a_fault_a_vector_records_for_the_port_is_known_by_rule_and_exits_0",
+            a_recorded_fault_is_known_by_rule,
+        ),
+        (
+            "a_second_unrecorded_fault_is_unknown_and_exits_1",
+            a_second_unrecorded_fault_is_unknown,
+        ),
+        (
+            "known_by_input_only_reports_a_recorded_kind_as_unknown",
+            known_by_input_only_reports_a_recorded_kind_as_unknown,
         ),
     ];
     for (name, trial) in with_python {

@@ -2,8 +2,8 @@
 //! with the reference minimised and printed as a ready vector.
 //!
 //! Exit status: 0 nothing disagrees (or every disagreement is one a vector
-//! or `--known` records), 1 something does, 2 a usage error or a port that
-//! cannot be started.
+//! or `--known` records, by input or by rule), 1 something unknown does, 2
+//! a usage error or a port that cannot be started.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -13,7 +13,9 @@ use clap::Args;
 
 use super::progress::{Position, Progress};
 use super::{EXIT_FAILURE, EXIT_USAGE, parse_timeout};
-use crate::differ::{self, DiffError, DiffOptions, DiffReport, Differ, KnownCases, MINIMISE_STEPS};
+use crate::differ::{
+    self, DiffError, DiffOptions, DiffReport, Differ, Group, KnownCases, MINIMISE_STEPS,
+};
 use crate::outcome::Answer;
 use crate::port_process::PortProcess;
 use crate::runner::Implementation;
@@ -54,11 +56,23 @@ pub struct DiffArgs {
     /// expectation, the port's answer).
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
-    /// Disagreements this file already records are reported as known, by
-    /// vector id: a JSON run report (`run --report`; its failing cases) or
+    /// A disagreement whose minimised input this file holds is reported as
+    /// known by input, by vector id: a JSON run report (`run --report`; its failing cases) or
     /// a case list as --xfail takes (ids of shipped vectors). Repeatable.
     #[arg(long, value_name = "FILE")]
     pub known: Vec<PathBuf>,
+    /// Count a disagreement as known only when its minimised input is a
+    /// vector's (or one --known lists), not when a vector merely records
+    /// the same kind of divergence (operation, first differing field,
+    /// outcome shapes) for the port: every class is reported again.
+    #[arg(long)]
+    pub known_by_input_only: bool,
+    /// More vector files, as `run --vectors` takes them (a file or a
+    /// directory; a file named like an embedded one replaces it): their
+    /// inputs and their recorded `upstream` answers count as the shipped
+    /// ones do. Repeatable.
+    #[arg(long = "vectors", value_name = "PATH")]
+    pub vectors: Vec<PathBuf>,
     /// Seconds the port may take to answer one case.
     #[arg(long, value_name = "SECS", default_value = "5", value_parser = parse_timeout)]
     pub timeout: Duration,
@@ -95,7 +109,11 @@ fn diff(args: &DiffArgs, registry: &SuiteRegistry) -> Result<ExitCode, DiffError
             "--out writes one vector file, of one suite: give --suite or --op".into(),
         ));
     }
-    let vectors = differ::shipped_vectors(registry)?;
+    let vectors = if args.vectors.is_empty() {
+        differ::shipped_vectors(registry)?
+    } else {
+        super::run::load_vectors(&args.vectors, registry).map_err(DiffError::Usage)?
+    };
     let mut known = KnownCases::default();
     for path in &args.known {
         let read = KnownCases::read(path, &vectors).map_err(DiffError::Usage)?;
@@ -103,7 +121,10 @@ fn diff(args: &DiffArgs, registry: &SuiteRegistry) -> Result<ExitCode, DiffError
     }
     let mut port = PortProcess::start(&args.port, args.timeout)
         .map_err(|error| DiffError::Setup(error.to_string()))?;
-    let differ = Differ::new(registry, &vectors, known, &port.info())?;
+    let mut differ = Differ::new(registry, &vectors, known, &port.info())?;
+    if args.known_by_input_only {
+        differ = differ.known_by_input_only();
+    }
 
     let mut progress = Progress::stderr();
     let label = format!("seed {}", options.seed);
@@ -211,11 +232,24 @@ pub fn render(report: &DiffReport) -> String {
         ));
     }
     if !report.groups.is_empty() {
-        out.push_str("\ndisagreements by first differing field:\n");
+        out.push_str("\ndisagreements by first differing field and outcome shapes:\n");
+        out.push_str(&format!(
+            "  {:>7} {:>8} {:>8} {:>8}  group\n",
+            "count", "by input", "by rule", "unknown"
+        ));
         for group in &report.groups {
             out.push_str(&format!(
-                "  {:>7}  {} {}\n",
-                group.count, group.op, group.field
+                "  {:>7} {:>8} {:>8} {:>8}  {}{}\n",
+                group.count,
+                group.known_by_input,
+                group.known_by_rule,
+                group.unknown,
+                group_name(group),
+                if group.rule.is_empty() {
+                    String::new()
+                } else {
+                    format!("; rule: {}", rule_ids(&group.rule))
+                }
             ));
         }
     }
@@ -223,12 +257,17 @@ pub fn render(report: &DiffReport) -> String {
     let mut number = 0;
     for group in &report.groups {
         out.push_str(&format!(
-            "\n== {} {}: {} disagreement(s), {} example(s)\n",
-            group.op,
-            group.field,
+            "\n== {}: {} disagreement(s), {} example(s)\n",
+            group_name(group),
             group.count,
             group.examples.len()
         ));
+        if !group.rule.is_empty() {
+            out.push_str(&format!(
+                "# known by rule: {} record(s) this kind for {port_key}\n",
+                rule_ids(&group.rule)
+            ));
+        }
         for example in &group.examples {
             out.push_str(&format!(
                 "# case {} of seed {}: drawn {} chars, minimised to {} in {} tries\n",
@@ -242,8 +281,11 @@ pub fn render(report: &DiffReport) -> String {
             if let Answer::Broken { reason } | Answer::NotSent { reason } = &example.answer {
                 out.push_str(&format!("# no usable answer: {reason}\n"));
             }
-            match &example.known {
-                Some(id) => out.push_str(&format!("# known: vector {id} records it\n")),
+            match &example.known_by_input {
+                Some(id) => out.push_str(&format!("# known by input: vector {id} records it\n")),
+                None if !group.rule.is_empty() => {
+                    out.push_str(&format!("# known by rule; input: {}\n", example.input));
+                }
                 None => {
                     number += 1;
                     let case = differ::vector_case(example, number, &port_key);
@@ -252,13 +294,41 @@ pub fn render(report: &DiffReport) -> String {
             }
         }
     }
+    let sum = |count: fn(&Group) -> u64| report.groups.iter().map(count).sum::<u64>();
     out.push_str(&format!(
-        "\n{} disagreement(s) in {} group(s), {} cases\n",
+        "\n{} disagreement(s) in {} group(s), {} cases: {} known by input, {} known by rule, {} unknown\n",
         report.disagreements(),
         report.groups.len(),
-        report.total_sent()
+        report.total_sent(),
+        sum(|group| group.known_by_input),
+        sum(|group| group.known_by_rule),
+        sum(|group| group.unknown),
     ));
     out
+}
+
+/// A group as the summary names it: `chat_parse outcome (reference
+/// output, port error nonce_mismatch)`.
+fn group_name(group: &Group) -> String {
+    format!(
+        "{} {} (reference {}, port {})",
+        group.kind.op, group.kind.field, group.kind.reference, group.kind.port
+    )
+}
+
+/// The first few ids of a rule and how many there are.
+fn rule_ids(ids: &[String]) -> String {
+    const SHOWN: usize = 3;
+    let first = ids[..ids.len().min(SHOWN)].join(", ");
+    if ids.len() > SHOWN {
+        format!(
+            "{first} and {} more ({} vectors)",
+            ids.len() - SHOWN,
+            ids.len()
+        )
+    } else {
+        first
+    }
 }
 
 /// The characters of every string in an input, added up.

@@ -145,8 +145,17 @@ fn write_file(
 
 /// The embedded vectors plus `--vectors`, checked by the lint rules.
 fn load(args: &RunArgs, registry: &SuiteRegistry) -> Result<VectorSet, String> {
+    load_vectors(&args.vectors, registry)
+}
+
+/// The embedded vectors plus the files or directories `paths`, checked by
+/// the lint rules.
+pub(super) fn load_vectors(
+    paths: &[std::path::PathBuf],
+    registry: &SuiteRegistry,
+) -> Result<VectorSet, String> {
     let mut vectors = loader::embedded(registry).map_err(|error| error.to_string())?;
-    for path in &args.vectors {
+    for path in paths {
         loader::add_path(&mut vectors, path, registry).map_err(|error| error.to_string())?;
     }
     let problems = lint(&vectors.files, registry);

@@ -8,8 +8,16 @@
 //! message, the judge, crashes, hangs and garbage as `run` reports them).
 //! An input that equals a shipped vector's is judged by that vector, so its
 //! acceptable answers stand. Each case the port fails is a disagreement;
-//! the first few of each group (same operation, same first differing
-//! field) are shortened by [`minimise`] and become ready vectors.
+//! the first few of each group (one [`DivergenceKind`]: same operation,
+//! same first differing field, same outcome shapes on both sides) are
+//! shortened by [`minimise`] and become ready vectors.
+//!
+//! A disagreement is *known by input* when its minimised input is exactly
+//! a vector's that records this port's answer (or one `--known` lists),
+//! and *known by rule* when a vector records the same kind of divergence
+//! for this port: generated inputs almost never equal a vector's, so
+//! without the rule every run against an upstream would report again, as
+//! new, each class of divergence the vectors already record.
 
 pub mod generate;
 pub mod minimise;
@@ -97,19 +105,135 @@ pub struct Disagreement {
     pub minimise_tries: usize,
     /// The shipped vector that records this answer of the port, or that
     /// `--known` lists, when the input is that vector's.
-    pub known: Option<String>,
+    pub known_by_input: Option<String>,
 }
 
-/// Disagreements with the same operation and first differing field.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Group {
+/// What one side of a disagreement answered, as kinds of divergence are
+/// told apart: an output, an error of some kind, a skip, or no answer.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(into = "String")]
+pub enum Shape {
+    Output,
+    /// An error; `None` for an upstream answer recorded without a kind
+    /// (none of ours fits it).
+    Error(Option<String>),
+    Skipped,
+    /// A crash, a hang, garbage: nothing to compare.
+    NoAnswer,
+}
+
+impl std::fmt::Display for Shape {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Shape::Output => f.write_str("output"),
+            Shape::Error(Some(kind)) => write!(f, "error {kind}"),
+            Shape::Error(None) => f.write_str("error"),
+            Shape::Skipped => f.write_str("skipped"),
+            Shape::NoAnswer => f.write_str("no answer"),
+        }
+    }
+}
+
+impl From<Shape> for String {
+    fn from(shape: Shape) -> String {
+        shape.to_string()
+    }
+}
+
+impl Shape {
+    /// The reference's side, from what a case expects: an output when an
+    /// output is acceptable (the answer [`first_difference`] compares
+    /// with), else the first acceptable error's kind.
+    pub fn of_expectation(expectation: &Expectation) -> Shape {
+        match expectation {
+            Expectation::Valid { .. } => Shape::Output,
+            Expectation::Invalid { expected_error } => {
+                Shape::Error(Some(expected_error.kind.clone()))
+            }
+            Expectation::Acceptable { acceptable } => {
+                if acceptable
+                    .iter()
+                    .any(|alternative| matches!(alternative, Alternative::Expected(_)))
+                {
+                    return Shape::Output;
+                }
+                Shape::Error(acceptable.iter().find_map(|alternative| match alternative {
+                    Alternative::ExpectedError(error) => Some(error.kind.clone()),
+                    Alternative::Expected(_) => None,
+                }))
+            }
+        }
+    }
+
+    /// The port's side, from its answer.
+    pub fn of_answer(answer: &Answer) -> Shape {
+        match answer {
+            Answer::Replied(CaseOutcome::Output(_)) => Shape::Output,
+            Answer::Replied(CaseOutcome::Error(error)) => Shape::Error(Some(error.kind.clone())),
+            Answer::Replied(CaseOutcome::Skipped(_)) => Shape::Skipped,
+            Answer::Broken { .. } | Answer::NotSent { .. } => Shape::NoAnswer,
+        }
+    }
+}
+
+/// A kind of divergence: the operation, the first differing field as
+/// [`group_field`] writes it, and the shape of each side's answer.
+/// Disagreements are grouped by it, and a vector that records a port's
+/// answer records one kind for that port.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct DivergenceKind {
     pub op: String,
     /// The field as [`group_field`] writes it (`output.messages[].role`).
     pub field: String,
+    /// What the reference answered (or the vector with this input wants).
+    pub reference: Shape,
+    /// What the port answered.
+    pub port: Shape,
+}
+
+impl DivergenceKind {
+    pub fn of(op: &str, expectation: &Expectation, answer: &Answer) -> DivergenceKind {
+        DivergenceKind {
+            op: op.to_owned(),
+            field: group_field(&first_difference(expectation, answer)),
+            reference: Shape::of_expectation(expectation),
+            port: Shape::of_answer(answer),
+        }
+    }
+}
+
+/// Disagreements of one [`DivergenceKind`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Group {
+    #[serde(flatten)]
+    pub kind: DivergenceKind,
     pub count: u64,
+    /// Of `count`, those known by input: the examples whose minimised
+    /// input a vector or `--known` holds, or the whole group when every
+    /// example is (the examples stand for the rest).
+    pub known_by_input: u64,
+    /// Of `count`, those known by rule: the rest of the group when
+    /// [`Group::rule`] names vectors.
+    pub known_by_rule: u64,
+    /// Of `count`, those neither: candidates for new vectors.
+    pub unknown: u64,
+    /// The vectors that record this kind of divergence for this port (all
+    /// of them, in vector order); empty when none does or the run asked
+    /// for known by input only.
+    pub rule: Vec<String>,
     /// Its minimised examples, distinct inputs, at most
     /// [`EXAMPLES_PER_GROUP`].
     pub examples: Vec<Disagreement>,
+}
+
+impl Group {
+    /// The examples no vector records, by input or by rule: the new
+    /// vectors to write.
+    pub fn new_examples(&self) -> impl Iterator<Item = &Disagreement> {
+        self.examples
+            .iter()
+            .filter(|example| self.rule.is_empty() && example.known_by_input.is_none())
+    }
 }
 
 /// A reference call that panicked: a bug of the reference, not the port.
@@ -149,16 +273,10 @@ impl DiffReport {
     }
 
     /// Whether something disagrees that no vector or `--known` list
-    /// records: a reference fault, or a group with an example that is not
-    /// known (a group is judged by its minimised examples, which stand for
-    /// the rest).
+    /// records, by input or by rule: a reference fault, or a group with
+    /// unknown disagreements.
     pub fn has_unknown(&self) -> bool {
-        !self.reference_faults.is_empty()
-            || self
-                .groups
-                .iter()
-                .flat_map(|group| &group.examples)
-                .any(|example| example.known.is_none())
+        !self.reference_faults.is_empty() || self.groups.iter().any(|group| group.unknown > 0)
     }
 }
 
@@ -332,7 +450,7 @@ impl Prepared {
             reason,
             field,
             minimise_tries: 0,
-            known: None,
+            known_by_input: None,
         }
     }
 }
@@ -345,6 +463,65 @@ pub struct Differ<'r> {
     known: KnownCases,
     /// `name@version` of the port, as vectors key its recorded answers.
     port_key: String,
+    /// The kinds of divergence vectors record for this port, each with
+    /// the ids of those vectors in vector order.
+    rules: HashMap<DivergenceKind, Vec<String>>,
+}
+
+/// The kinds of divergence the vectors record for the port `port_key`:
+/// for each vector (without a fixture, as diff draws none) with an
+/// `upstream` answer under that key, the kind between its expectation and
+/// that answer.
+fn recorded_kinds(vectors: &VectorSet, port_key: &str) -> HashMap<DivergenceKind, Vec<String>> {
+    let mut rules: HashMap<DivergenceKind, Vec<String>> = HashMap::new();
+    for (_, case) in vectors.cases() {
+        if case.fixture.is_some() {
+            continue;
+        }
+        let Some(recorded) = case.upstream.get(port_key) else {
+            continue;
+        };
+        let answer = recorded_as_answer(recorded);
+        let mut kind = DivergenceKind::of(&case.op, &case.expectation, &answer);
+        if let Some(shape) = recorded_error_shape(recorded) {
+            kind.port = shape;
+        }
+        rules.entry(kind).or_default().push(case.id.clone());
+    }
+    rules
+}
+
+/// An `upstream` entry as the answer it records: `{"error": {...}}` alone
+/// is an error, anything else an output (`tools/record_upstream.py`
+/// records skips as nothing).
+fn recorded_as_answer(recorded: &Value) -> Answer {
+    match recorded_error(recorded) {
+        Some(error) => Answer::Replied(CaseOutcome::Error(crate::protocol::ReportedError {
+            kind: error
+                .get("kind")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned(),
+            message: String::new(),
+        })),
+        None => Answer::Replied(CaseOutcome::Output(recorded.clone())),
+    }
+}
+
+/// The `error` object of an `upstream` entry that records an error.
+fn recorded_error(recorded: &Value) -> Option<&Value> {
+    recorded
+        .as_object()
+        .filter(|object| object.len() == 1)
+        .and_then(|object| object.get("error"))
+        .filter(|error| error.is_object())
+}
+
+/// The shape of a recorded error, which may have no kind (none of ours
+/// fits the upstream's refusal).
+fn recorded_error_shape(recorded: &Value) -> Option<Shape> {
+    recorded_error(recorded)
+        .map(|error| Shape::Error(error.get("kind").and_then(Value::as_str).map(str::to_owned)))
 }
 
 /// The `(suite, op)` pairs of the selection, in [`generate::OPERATIONS`]
@@ -387,6 +564,7 @@ impl<'r> Differ<'r> {
         known: KnownCases,
         port: &ImplementationInfo,
     ) -> Result<Differ<'r>, DiffError> {
+        let port_key = format!("{}@{}", port.name, port.version);
         let mut setups = BTreeMap::new();
         for file in &vectors.files {
             if setups.contains_key(&file.suite) {
@@ -416,8 +594,21 @@ impl<'r> Differ<'r> {
             setups,
             index: VectorIndex::new(vectors),
             known,
-            port_key: format!("{}@{}", port.name, port.version),
+            rules: recorded_kinds(vectors, &port_key),
+            port_key,
         })
+    }
+
+    /// Only exact inputs count as known: no disagreement is known by rule,
+    /// so every kind the vectors record is reported again.
+    pub fn known_by_input_only(mut self) -> Differ<'r> {
+        self.rules.clear();
+        self
+    }
+
+    /// The vectors that record `kind` for this port, if any.
+    pub fn rule(&self, kind: &DivergenceKind) -> &[String] {
+        self.rules.get(kind).map(Vec::as_slice).unwrap_or_default()
     }
 
     /// What the port must answer for `input`: the vector's expectation when
@@ -536,23 +727,24 @@ impl<'r> Differ<'r> {
             reference_faults: Vec::new(),
             given_up: None,
         };
-        // Per group, in order of first appearance: its count and examples.
-        let mut groups: Vec<(String, String, u64, Vec<Disagreement>)> = Vec::new();
+        // Per kind, in order of first appearance: its count and examples.
+        let mut groups: Vec<(DivergenceKind, u64, Vec<Disagreement>)> = Vec::new();
         let mut record = |disagreement: Disagreement| {
-            let field = group_field(&disagreement.field);
-            let at = groups
-                .iter()
-                .position(|(op, f, _, _)| *op == disagreement.op && *f == field);
-            let group = match at {
+            let kind = DivergenceKind::of(
+                &disagreement.op,
+                &disagreement.expectation,
+                &disagreement.answer,
+            );
+            let group = match groups.iter().position(|(k, _, _)| *k == kind) {
                 Some(at) => &mut groups[at],
                 None => {
-                    groups.push((disagreement.op.clone(), field, 0, Vec::new()));
+                    groups.push((kind, 0, Vec::new()));
                     groups.last_mut().expect("a group was just pushed")
                 }
             };
-            group.2 += 1;
-            if group.3.len() < EXAMPLES_PER_GROUP {
-                group.3.push(disagreement);
+            group.1 += 1;
+            if group.2.len() < EXAMPLES_PER_GROUP {
+                group.2.push(disagreement);
             }
         };
         let mut previous: Vec<Prepared> = Vec::new();
@@ -613,7 +805,7 @@ impl<'r> Differ<'r> {
         let late = held.port.late_faults();
         late_disagreements(&late, &previous, &[], &mut record);
 
-        for (op, field, count, examples) in groups {
+        for (kind, count, examples) in groups {
             let mut minimised: Vec<Disagreement> = Vec::new();
             for example in examples {
                 let example = self.minimise(&mut held, example, options.minimise_steps);
@@ -625,10 +817,29 @@ impl<'r> Differ<'r> {
                     minimised.push(example);
                 }
             }
+            let rule = self.rule(&kind).to_vec();
+            let examples_by_input = minimised
+                .iter()
+                .filter(|example| example.known_by_input.is_some())
+                .count() as u64;
+            let all_by_input = !minimised.is_empty() && examples_by_input == minimised.len() as u64;
+            let known_by_input = if all_by_input && rule.is_empty() {
+                count
+            } else {
+                examples_by_input.min(count)
+            };
+            let known_by_rule = if rule.is_empty() {
+                0
+            } else {
+                count - known_by_input
+            };
             report.groups.push(Group {
-                op,
-                field,
+                kind,
                 count,
+                known_by_input,
+                known_by_rule,
+                unknown: count - known_by_input - known_by_rule,
+                rule,
                 examples: minimised,
             });
         }
@@ -637,7 +848,7 @@ impl<'r> Differ<'r> {
     }
 
     /// `disagreement` with its input shortened while the port still
-    /// disagrees on the same field; marked known when the result is an
+    /// disagrees in the same kind; marked known when the result is an
     /// input a vector or `--known` records. A port that gave no answer is
     /// not minimised: each try could cost a timeout.
     fn minimise(
@@ -647,13 +858,17 @@ impl<'r> Differ<'r> {
         steps: usize,
     ) -> Disagreement {
         if !matches!(disagreement.answer, Answer::Replied(_)) {
-            disagreement.known = self.known_id(&disagreement);
+            disagreement.known_by_input = self.known_id(&disagreement);
             return disagreement;
         }
         let mut budget = Budget { left: steps };
         let mut tries = 0u64;
         let mut last: Option<(Expectation, CaseReport)> = None;
-        let target = disagreement.field.clone();
+        let target = DivergenceKind::of(
+            &disagreement.op,
+            &disagreement.expectation,
+            &disagreement.answer,
+        );
         let mut keeps = |candidate: &Value| {
             tries += 1;
             let Ok(expectation) =
@@ -674,10 +889,11 @@ impl<'r> Differ<'r> {
             let Some(report) = self.send(port, std::slice::from_ref(&prepared)).pop() else {
                 return false;
             };
+            // The same kind of divergence, so the shortened case stands
+            // for its group and is known by rule exactly when it is.
             let same = report.verdict.is_failure()
                 && matches!(report.answer, Answer::Replied(_))
-                && group_field(&first_difference(&expectation, &report.answer))
-                    == group_field(&target);
+                && DivergenceKind::of(&disagreement.op, &expectation, &report.answer) == target;
             if same {
                 last = Some((expectation, report));
             }
@@ -696,7 +912,7 @@ impl<'r> Differ<'r> {
             disagreement.answer = report.answer;
             disagreement.input = shortest;
         }
-        disagreement.known = self.known_id(&disagreement);
+        disagreement.known_by_input = self.known_id(&disagreement);
         disagreement
     }
 
@@ -725,8 +941,8 @@ impl<'r> Differ<'r> {
         let cases: Vec<VectorCase> = report
             .groups
             .iter()
-            .flat_map(|group| &group.examples)
-            .filter(|example| example.suite == suite && example.known.is_none())
+            .flat_map(Group::new_examples)
+            .filter(|example| example.suite == suite)
             .enumerate()
             .map(|(number, example)| vector_case(example, number + 1, &self.port_key))
             .collect();
@@ -767,8 +983,8 @@ impl<'r> Differ<'r> {
 /// The suites with minimised examples to write, in report order.
 pub fn suites_with_examples(report: &DiffReport) -> Vec<String> {
     let mut suites: Vec<String> = Vec::new();
-    for example in report.groups.iter().flat_map(|group| &group.examples) {
-        if example.known.is_none() && !suites.contains(&example.suite) {
+    for example in report.groups.iter().flat_map(Group::new_examples) {
+        if !suites.contains(&example.suite) {
             suites.push(example.suite.clone());
         }
     }
@@ -1041,7 +1257,7 @@ mod tests {
             reason: "differs".into(),
             field: "output.template".into(),
             minimise_tries: 0,
-            known: None,
+            known_by_input: None,
         }
     }
 
@@ -1106,6 +1322,82 @@ mod tests {
         assert_eq!(
             lean.known_id(&disagreement_on(&recorded.op, recorded.input.clone())),
             Some(recorded.id)
+        );
+    }
+
+    #[test]
+    fn a_vector_records_the_kind_of_its_upstream_answer_for_that_port_only() {
+        let registry = SuiteRegistry::standard();
+        let vectors = shipped_vectors(&registry).expect("the shipped vectors load");
+        let (op, expectation, recorded, id) = vectors
+            .cases()
+            .find_map(|(_, case)| {
+                let recorded = case.upstream.get("prompty@2.1.0")?;
+                recorded_error(recorded)?;
+                Some((
+                    case.op.clone(),
+                    case.expectation.clone(),
+                    recorded.clone(),
+                    case.id.clone(),
+                ))
+            })
+            .expect("a vector records an error of prompty");
+        let kind = recorded.pointer("/error/kind").and_then(Value::as_str);
+        let answer = Answer::Replied(CaseOutcome::Error(ReportedError {
+            kind: kind.unwrap_or_default().into(),
+            message: "as prompty words it".into(),
+        }));
+        let mut divergence = DivergenceKind::of(&op, &expectation, &answer);
+        divergence.port = Shape::Error(kind.map(str::to_owned));
+        let prompty = info("prompty", "2.1.0");
+        let differ =
+            Differ::new(&registry, &vectors, KnownCases::default(), &prompty).expect("a differ");
+        assert!(
+            differ.rule(&divergence).contains(&id),
+            "{id} records {divergence:?}"
+        );
+        let strict = differ.known_by_input_only();
+        assert!(strict.rule(&divergence).is_empty());
+        let other = Differ::new(
+            &registry,
+            &vectors,
+            KnownCases::default(),
+            &info("prompty", "9.9.9"),
+        )
+        .expect("a differ");
+        assert!(
+            other.rule(&divergence).is_empty(),
+            "another version records nothing"
+        );
+    }
+
+    #[test]
+    fn recorded_answers_have_the_shapes_of_answers() {
+        assert_eq!(
+            recorded_error_shape(&json!({"error": {"kind": "bad_nonce"}})),
+            Some(Shape::Error(Some("bad_nonce".into())))
+        );
+        assert_eq!(
+            recorded_error_shape(&json!({"error": {}})),
+            Some(Shape::Error(None))
+        );
+        // An output that happens to have an `error` field is an output.
+        assert_eq!(
+            recorded_error_shape(&json!({"error": {"kind": "x"}, "text": ""})),
+            None
+        );
+        assert_eq!(
+            Shape::of_answer(&recorded_as_answer(&json!({"messages": []}))),
+            Shape::Output
+        );
+        let acceptable_errors = Expectation::Acceptable {
+            acceptable: vec![Alternative::ExpectedError(ExpectedError {
+                kind: "nonce_mismatch".into(),
+            })],
+        };
+        assert_eq!(
+            Shape::of_expectation(&acceptable_errors),
+            Shape::Error(Some("nonce_mismatch".into()))
         );
     }
 

@@ -5,6 +5,11 @@ template the reference answers, the first `‹n›` becomes the first run of
 ASCII digits of the message, so the message's number leaks, as a port
 without the number rule would leak it. Every other line passes through
 unchanged.
+
+With `--also-email-kind` first, it breaks a second rule too, of another
+kind (another field): for a message with an `@` in it the output's `kind`
+becomes `email`, so a vector recording the first fault does not record
+the second.
 """
 
 import json
@@ -14,8 +19,12 @@ import sys
 
 
 def main() -> None:
+    command = sys.argv[1:]
+    email_kind = command[:1] == ["--also-email-kind"]
+    if email_kind:
+        command = command[1:]
     reference = subprocess.Popen(
-        sys.argv[1:],
+        command,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
@@ -39,6 +48,9 @@ def main() -> None:
         digits = re.search(r"[0-9]+", message or "")
         if template and digits and "‹n›" in template:
             answer["output"]["template"] = template.replace("‹n›", digits.group(0), 1)
+            reply = json.dumps(answer, ensure_ascii=False) + "\n"
+        if email_kind and template and "@" in (message or ""):
+            answer["output"]["kind"] = "email"
             reply = json.dumps(answer, ensure_ascii=False) + "\n"
         sys.stdout.write(reply)
         sys.stdout.flush()
