@@ -331,8 +331,14 @@ pub fn decode_run(run: &str) -> Option<String> {
 /// Every run of eight or more tag characters.
 pub fn tag_character_runs(text: &str) -> Vec<Carrier> {
     let mut found = Vec::new();
+    // Every tag character is encoded with the lead byte 0xF3, which starts
+    // no other character of a run: text before the first one holds none.
+    let Some(first) = memchr::memchr(0xF3, text.as_bytes()) else {
+        return found;
+    };
     let mut run: Option<(usize, usize, usize)> = None;
-    for (at, c) in text.char_indices() {
+    for (offset, c) in text[first..].char_indices() {
+        let at = first + offset;
         if ('\u{E0020}'..='\u{E007E}').contains(&c) {
             let (start, _, count) = run.unwrap_or((at, at, 0));
             run = Some((start, at + c.len_utf8(), count + 1));

@@ -15,12 +15,92 @@
 use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, MatchKind};
+use regex_automata::hybrid::dfa::{Cache, DFA};
+use regex_automata::nfa::thompson::{self, WhichCaptures};
+use regex_automata::util::pool::Pool;
 use regex_automata::{Anchored, Input, meta};
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
 
 /// Longest first literal kept: longer ones are cut to this (still a prefix
-/// of every match, and a shorter automaton).
-const MAX_PREFIX: usize = 12;
+/// of every match). Six bytes keep the automaton to a few thousand
+/// literals (twelve made it 11,565, most of the cost of building the
+/// rules) while a cut literal is still a word or two (`ignore`, `you ar`),
+/// so few positions become candidates that a longer one would not have.
+const MAX_PREFIX: usize = 6;
+
+/// A pattern that only ever runs anchored: a forward lazy DFA, without the
+/// reverse automaton, one-pass DFA and backtracker a [`meta::Regex`] builds
+/// to find where a match starts (an anchored match starts where the search
+/// does), which made building a rule several times dearer.
+pub struct AnchoredRegex {
+    source: String,
+    dfa: Option<DFA>,
+    caches: Option<Pool<Cache, CacheMaker>>,
+    /// Used if the lazy DFA cannot serve the pattern or a search: a
+    /// [`meta::Regex`] answers the same, more slowly.
+    fallback: OnceLock<meta::Regex>,
+}
+
+type CacheMaker = Box<dyn Fn() -> Cache + Send + Sync>;
+
+impl AnchoredRegex {
+    /// `source` compiled; panics on a pattern that does not compile, which
+    /// is a bug in the rule table (`every_rule_compiles` builds them all).
+    pub fn new(source: &str) -> AnchoredRegex {
+        let dfa = DFA::builder()
+            .thompson(thompson::Config::new().which_captures(WhichCaptures::None))
+            .build(source)
+            .ok();
+        let caches = dfa.clone().map(|dfa| {
+            let make: CacheMaker = Box::new(move || dfa.create_cache());
+            Pool::new(make)
+        });
+        let regex = AnchoredRegex {
+            source: source.to_owned(),
+            dfa,
+            caches,
+            fallback: OnceLock::new(),
+        };
+        if regex.dfa.is_none() {
+            regex.fallback();
+        }
+        regex
+    }
+
+    fn fallback(&self) -> &meta::Regex {
+        self.fallback.get_or_init(|| {
+            meta::Builder::new()
+                .configure(meta::Config::new().auto_prefilter(false))
+                .build(&self.source)
+                .unwrap_or_else(|error| {
+                    panic!(
+                        "rule {:?} must compile (a bug in the rule table): {error}",
+                        self.source
+                    )
+                })
+        })
+    }
+
+    /// The end of the leftmost-first match that starts at `start` in
+    /// `haystack` (the text before it is context for `\b` and `^`).
+    pub fn end_at(&self, haystack: &str, start: usize) -> Option<usize> {
+        let input = Input::new(haystack).range(start..).anchored(Anchored::Yes);
+        if let (Some(dfa), Some(caches)) = (&self.dfa, &self.caches)
+            && let Ok(found) = dfa.try_search_fwd(&mut caches.get(), &input)
+        {
+            return found.map(|half| half.offset());
+        }
+        self.fallback()
+            .search_half(&input)
+            .map(|half| half.offset())
+    }
+}
+
+/// A rule's compiled pattern, as its [`Starts`] search it.
+enum RuleRegex {
+    Anchored(AnchoredRegex),
+    Whole(meta::Regex),
+}
 
 /// Where a rule's matches may start.
 enum Starts {
@@ -35,7 +115,7 @@ pub struct RuleSearch {
     /// Each rule's regex, built the first time the rule has a candidate:
     /// most pages give most rules none, and building them all costs more
     /// than stripping a page.
-    regexes: Vec<OnceLock<meta::Regex>>,
+    regexes: Vec<OnceLock<RuleRegex>>,
     starts: Vec<Starts>,
     /// Every rule's first literals, overlapping.
     prefixes: AhoCorasick,
@@ -82,18 +162,17 @@ impl RuleSearch {
         }
     }
 
-    /// Rule `rule`'s regex. A rule searched only anchored needs no
-    /// prefilter of its own (the literal pass is one).
-    fn regex(&self, rule: usize) -> &meta::Regex {
+    /// Rule `rule`'s regex: anchored only for a rule with first literals
+    /// (the literal pass is its prefilter), else searched whole with one.
+    fn regex(&self, rule: usize) -> &RuleRegex {
         self.regexes[rule].get_or_init(|| {
             let source = &self.sources[rule];
-            let anchored_only = matches!(self.starts[rule], Starts::Literals);
-            meta::Builder::new()
-                .configure(meta::Config::new().auto_prefilter(!anchored_only))
-                .build(source)
-                .unwrap_or_else(|error| {
-                    panic!("rule {source:?} must compile (a bug in the rule table): {error}")
-                })
+            match self.starts[rule] {
+                Starts::Literals => RuleRegex::Anchored(AnchoredRegex::new(source)),
+                Starts::Anywhere => RuleRegex::Whole(meta::Regex::new(source).unwrap_or_else(
+                    |error| panic!("rule {source:?} must compile (a bug in the rule table): {error}"),
+                )),
+            }
         })
     }
 
@@ -131,12 +210,14 @@ impl RuleSearch {
         let mut next = candidates.iter().peekable();
         for rule in 0..self.regexes.len() {
             if let Starts::Anywhere = self.starts[rule] {
-                found.extend(
-                    self.regex(rule)
-                        .find_iter(text)
-                        .filter(|hit| !hit.is_empty())
-                        .map(|hit| (rule, hit.start(), hit.end())),
-                );
+                if let RuleRegex::Whole(regex) = self.regex(rule) {
+                    found.extend(
+                        regex
+                            .find_iter(text)
+                            .filter(|hit| !hit.is_empty())
+                            .map(|hit| (rule, hit.start(), hit.end())),
+                    );
+                }
                 continue;
             }
             let mut resume = 0;
@@ -149,12 +230,12 @@ impl RuleSearch {
                 if start < resume {
                     continue;
                 }
-                let input = Input::new(text).range(start..).anchored(Anchored::Yes);
-                if let Some(hit) = self.regex(rule).find(input)
-                    && !hit.is_empty()
+                if let RuleRegex::Anchored(regex) = self.regex(rule)
+                    && let Some(end) = regex.end_at(text, start)
+                    && end > start
                 {
-                    found.push((rule, hit.start(), hit.end()));
-                    resume = hit.end();
+                    found.push((rule, start, end));
+                    resume = end;
                 }
             }
         }
