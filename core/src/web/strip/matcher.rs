@@ -21,6 +21,9 @@ use regex_automata::util::pool::Pool;
 use regex_automata::{Anchored, Input, meta};
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
 
+#[path = "first_literals.rs"]
+mod first_literals;
+
 /// Longest first literal kept: longer ones are cut to this (still a prefix
 /// of every match). Six bytes keep the automaton to a few thousand
 /// literals (twelve made it 11,565, most of the cost of building the
@@ -131,10 +134,16 @@ impl RuleSearch {
         let mut literals: Vec<Vec<u8>> = Vec::new();
         let mut literal_rules: Vec<Vec<u32>> = Vec::new();
         let mut index_of = std::collections::HashMap::<Vec<u8>, usize>::new();
+        let stored = stored_literals(sources);
         for (rule, source) in sources.iter().enumerate() {
             regexes.push(OnceLock::new());
             let rule = u32::try_from(rule).expect("the rule table holds far fewer than 2^32 rules");
-            match first_literals(source) {
+            let firsts = match stored {
+                Some(stored) => stored[rule as usize]
+                    .map(|firsts| firsts.iter().map(|literal| literal.to_vec()).collect()),
+                None => first_literals(source),
+            };
+            match firsts {
                 Some(firsts) => {
                     starts.push(Starts::Literals);
                     for literal in firsts {
@@ -169,9 +178,11 @@ impl RuleSearch {
             let source = &self.sources[rule];
             match self.starts[rule] {
                 Starts::Literals => RuleRegex::Anchored(AnchoredRegex::new(source)),
-                Starts::Anywhere => RuleRegex::Whole(meta::Regex::new(source).unwrap_or_else(
-                    |error| panic!("rule {source:?} must compile (a bug in the rule table): {error}"),
-                )),
+                Starts::Anywhere => {
+                    RuleRegex::Whole(meta::Regex::new(source).unwrap_or_else(|error| {
+                        panic!("rule {source:?} must compile (a bug in the rule table): {error}")
+                    }))
+                }
             }
         })
     }
@@ -243,6 +254,30 @@ impl RuleSearch {
     }
 }
 
+/// The first literals `first_literals.rs` stores, one entry a rule, if
+/// that table was written for exactly these sources (else `None`, and they
+/// are extracted): extracting them parses every rule, which cost more than
+/// the rest of building the search.
+fn stored_literals(sources: &[String]) -> Option<&'static [Option<&'static [&'static [u8]]>]> {
+    (sources.len() == first_literals::FIRST_LITERALS.len()
+        && sources_hash(sources) == first_literals::SOURCES_HASH)
+        .then_some(first_literals::FIRST_LITERALS)
+}
+
+/// FNV-1a over the sources, each ended by a zero byte: which rule table a
+/// stored literal table was written for.
+fn sources_hash(sources: &[String]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in sources
+        .iter()
+        .flat_map(|source| source.bytes().chain(std::iter::once(0)))
+    {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
 /// The literals every match of `source` starts with, cut to [`MAX_PREFIX`]
 /// bytes and without those another one prefixes; `None` when there is no
 /// finite set, or one holds the empty string (a match could start
@@ -274,4 +309,81 @@ fn first_literals(source: &str) -> Option<Vec<Vec<u8>>> {
         kept.push(literal);
     }
     Some(kept)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `first_literals.rs` holds what extraction gives for today's rules,
+    /// and is used: a stale table would only be ignored (and the rules'
+    /// literals extracted at every start), so this test names it. Rewrite
+    /// it with `AGENTFENCE_BLESS=1 cargo test -p agentfence --lib
+    /// first_literal_table`.
+    #[test]
+    fn first_literal_table_is_current() {
+        let sources: Vec<String> = super::super::rules::rules()
+            .into_iter()
+            .map(|rule| rule.source)
+            .collect();
+        let extracted: Vec<Option<Vec<Vec<u8>>>> = sources
+            .iter()
+            .map(|source| first_literals(source))
+            .collect();
+        let stored: Vec<Option<Vec<Vec<u8>>>> = first_literals::FIRST_LITERALS
+            .iter()
+            .map(|firsts| firsts.map(|firsts| firsts.iter().map(|l| l.to_vec()).collect()))
+            .collect();
+        let hash = sources_hash(&sources);
+        if stored == extracted && hash == first_literals::SOURCES_HASH {
+            assert!(
+                stored_literals(&sources).is_some(),
+                "the table is current but unused"
+            );
+            return;
+        }
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/src/web/strip/first_literals.rs"
+        );
+        if std::env::var_os("AGENTFENCE_BLESS").is_some() {
+            std::fs::write(path, render_table(hash, &extracted))
+                .expect("first_literals.rs is writable");
+            return;
+        }
+        panic!(
+            "{path} is stale: rewrite it with AGENTFENCE_BLESS=1 cargo test -p agentfence --lib first_literal_table"
+        );
+    }
+
+    fn render_table(hash: u64, rules: &[Option<Vec<Vec<u8>>>]) -> String {
+        let mut out = String::from(
+            "//! Each rule's first literals (see `matcher::first_literals`), in rule\n\
+             //! order, for the rule table whose sources hash to `SOURCES_HASH`.\n\
+             //! Written by `matcher::tests::first_literal_table_is_current`\n\
+             //! (`AGENTFENCE_BLESS=1 cargo test -p agentfence --lib first_literal_table`);\n\
+             //! do not edit.\n\n",
+        );
+        out.push_str(&format!("pub const SOURCES_HASH: u64 = {hash:#018x};\n\n"));
+        out.push_str("pub static FIRST_LITERALS: &[Option<&[&[u8]]>] = &[\n");
+        for rule in rules {
+            match rule {
+                None => out.push_str("    None,\n"),
+                Some(literals) => {
+                    out.push_str("    Some(&[\n");
+                    for literal in literals {
+                        let escaped: String = literal
+                            .iter()
+                            .flat_map(|&b| std::ascii::escape_default(b))
+                            .map(char::from)
+                            .collect();
+                        out.push_str(&format!("        b\"{escaped}\",\n"));
+                    }
+                    out.push_str("    ]),\n");
+                }
+            }
+        }
+        out.push_str("];\n");
+        out
+    }
 }

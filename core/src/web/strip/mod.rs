@@ -80,12 +80,7 @@ impl Engine {
     /// Rule `index`'s `then` regex, if it has one.
     fn then(&self, index: usize) -> Option<&AnchoredRegex> {
         self.then[index]
-            .get_or_init(|| {
-                self.rules[index]
-                    .then
-                    .as_deref()
-                    .map(AnchoredRegex::new)
-            })
+            .get_or_init(|| self.rules[index].then.as_deref().map(AnchoredRegex::new))
             .as_ref()
     }
 

@@ -405,9 +405,21 @@ fn build(original: &str, as_seen: bool) -> Normalized {
         // Letters, digits and plain punctuation are most of a page, and
         // fold to themselves (lowercased) one byte for one.
         let byte = bytes[at];
-        if PLAIN[usize::from(byte)]
-            || byte == b' ' && !matches!(out.text.last(), Some(b' ' | b'\n'))
-        {
+        if PLAIN[usize::from(byte)] {
+            // The whole run at once: the same bytes and origins as one by
+            // one, with the vectors grown once.
+            let run_end = bytes[at..]
+                .iter()
+                .position(|&b| !PLAIN[usize::from(b)])
+                .map_or(bytes.len(), |offset| at + offset);
+            out.text
+                .extend(bytes[at..run_end].iter().map(u8::to_ascii_lowercase));
+            out.origin
+                .extend((at..run_end).map(|i| Origin::new(i..i + 1)));
+            at = run_end;
+            continue;
+        }
+        if byte == b' ' && !matches!(out.text.last(), Some(b' ' | b'\n')) {
             out.text.push(byte.to_ascii_lowercase());
             out.origin.push(Origin::new(at..at + 1));
             at += 1;
