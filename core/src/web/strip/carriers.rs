@@ -151,10 +151,13 @@ fn opening_tag_at(text: &str, start: usize) -> Option<usize> {
 /// Attributes that hide an element: the `hidden` attribute or class,
 /// `aria-hidden`, and styles that show nothing (no display, no
 /// visibility, zero size or opacity, white or transparent text, far off
-/// screen).
+/// screen). Only ever asked whether it matches, so the Unicode word
+/// boundary after `#fff` is spelled as the character after it (`\W` or the
+/// end), which matches the same texts: a `\b` makes the lazy DFA give up on
+/// the first non-ASCII byte and leave the search to the PikeVM.
 static HIDING: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?i)(?:^|[\s"'])hidden(?:[\s"'=/]|$)|(?:^|[\s"'])(?:hide|invisible)(?:[\s"']|$)|aria-hidden\s*=\s*["']?\s*true|display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)|font-size\s*:\s*0*(?:\.0+)?(?:px|pt|em|rem|%)?\s*(?:[;"'!]|$)|opacity\s*:\s*0*(?:\.0+)?\s*(?:[;"'!]|$)|(?:^|[;\s"'])color\s*:\s*(?:white|#fff(?:fff)?\b|transparent|rgba?\(\s*255\s*,\s*255\s*,\s*255)|(?:max-)?(?:height|width)\s*:\s*0(?:px)?\s*(?:[;"'!]|$)|(?:left|top|text-indent)\s*:\s*-\d{3,}"#,
+        r#"(?i)(?:^|[\s"'])hidden(?:[\s"'=/]|$)|(?:^|[\s"'])(?:hide|invisible)(?:[\s"']|$)|aria-hidden\s*=\s*["']?\s*true|display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)|font-size\s*:\s*0*(?:\.0+)?(?:px|pt|em|rem|%)?\s*(?:[;"'!]|$)|opacity\s*:\s*0*(?:\.0+)?\s*(?:[;"'!]|$)|(?:^|[;\s"'])color\s*:\s*(?:white|#fff(?:fff)?(?:\W|$)|transparent|rgba?\(\s*255\s*,\s*255\s*,\s*255)|(?:max-)?(?:height|width)\s*:\s*0(?:px)?\s*(?:[;"'!]|$)|(?:left|top|text-indent)\s*:\s*-\d{3,}"#,
     )
     .expect("the hiding-attribute pattern is a valid regex")
 });
@@ -500,6 +503,39 @@ mod tests {
                 .map(|run| run.range())
                 .collect();
             assert_eq!(scanned, matched, "{text:?}");
+        }
+    }
+
+    /// `HIDING` without its Unicode `\b` answers as the pattern with it.
+    #[test]
+    fn hiding_matches_as_with_a_word_boundary() {
+        let with_boundary = Regex::new(r"(?i)(?:^|[;\s\x22'])color\s*:\s*#fff(?:fff)?\b")
+            .expect("the reference pattern is a valid regex");
+        let without = Regex::new(r"(?i)(?:^|[;\s\x22'])color\s*:\s*#fff(?:fff)?(?:\W|$)")
+            .expect("the rewritten pattern is a valid regex");
+        for head in [
+            "color:#fff",
+            "COLOR: #FFF",
+            "x color:#ffffff",
+            "color:#ffff",
+            "color:#fffff",
+        ] {
+            for tail in [
+                "", ";", " ", "\"", "f", "F", "0", "g", "_", "é", "\u{301}", "\u{212A}", "ſ",
+                "\u{24B6}", "٣", "-", "\u{200D}", "\u{0345}", "中", "\u{FF10}",
+            ] {
+                let text = format!("{head}{tail}");
+                assert_eq!(
+                    with_boundary.is_match(&text),
+                    without.is_match(&text),
+                    "{text:?}"
+                );
+                assert_eq!(
+                    with_boundary.is_match(&text),
+                    HIDING.is_match(&text),
+                    "{text:?}"
+                );
+            }
         }
     }
 
