@@ -101,7 +101,9 @@ impl AnchoredRegex {
 
 /// A rule's compiled pattern, as its [`Starts`] search it.
 enum RuleRegex {
-    Anchored(AnchoredRegex),
+    /// Boxed: a lazy DFA is some 800 bytes, and most rules' cells stay
+    /// empty.
+    Anchored(Box<AnchoredRegex>),
     Whole(meta::Regex),
 }
 
@@ -177,7 +179,7 @@ impl RuleSearch {
         self.regexes[rule].get_or_init(|| {
             let source = &self.sources[rule];
             match self.starts[rule] {
-                Starts::Literals => RuleRegex::Anchored(AnchoredRegex::new(source)),
+                Starts::Literals => RuleRegex::Anchored(Box::new(AnchoredRegex::new(source))),
                 Starts::Anywhere => {
                     RuleRegex::Whole(meta::Regex::new(source).unwrap_or_else(|error| {
                         panic!("rule {source:?} must compile (a bug in the rule table): {error}")
