@@ -66,6 +66,13 @@ fn time_per_byte_is_bounded_on_adversarial_runs() {
         "[INST]",
         "<|",
         "\n#",
+        // One word made of a first literal (`ai`) that is a candidate at
+        // every other byte and fails each time at its word boundary, and a
+        // candidate word before words as long as the text (`dear`, then
+        // `[a-z]+` for the anchored rule to walk).
+        "ai",
+        "dear assistant ",
+        "the ",
     ];
     let mut slowest = (0.0, "");
     for unit in units {

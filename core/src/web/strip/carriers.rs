@@ -151,10 +151,13 @@ fn opening_tag_at(text: &str, start: usize) -> Option<usize> {
 /// Attributes that hide an element: the `hidden` attribute or class,
 /// `aria-hidden`, and styles that show nothing (no display, no
 /// visibility, zero size or opacity, white or transparent text, far off
-/// screen).
+/// screen). Only ever asked whether it matches, so the Unicode word
+/// boundary after `#fff` is spelled as the character after it (`\W` or the
+/// end), which matches the same texts: a `\b` makes the lazy DFA give up on
+/// the first non-ASCII byte and leave the search to the PikeVM.
 static HIDING: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?i)(?:^|[\s"'])hidden(?:[\s"'=/]|$)|(?:^|[\s"'])(?:hide|invisible)(?:[\s"']|$)|aria-hidden\s*=\s*["']?\s*true|display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)|font-size\s*:\s*0*(?:\.0+)?(?:px|pt|em|rem|%)?\s*(?:[;"'!]|$)|opacity\s*:\s*0*(?:\.0+)?\s*(?:[;"'!]|$)|(?:^|[;\s"'])color\s*:\s*(?:white|#fff(?:fff)?\b|transparent|rgba?\(\s*255\s*,\s*255\s*,\s*255)|(?:max-)?(?:height|width)\s*:\s*0(?:px)?\s*(?:[;"'!]|$)|(?:left|top|text-indent)\s*:\s*-\d{3,}"#,
+        r#"(?i)(?:^|[\s"'])hidden(?:[\s"'=/]|$)|(?:^|[\s"'])(?:hide|invisible)(?:[\s"']|$)|aria-hidden\s*=\s*["']?\s*true|display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)|font-size\s*:\s*0*(?:\.0+)?(?:px|pt|em|rem|%)?\s*(?:[;"'!]|$)|opacity\s*:\s*0*(?:\.0+)?\s*(?:[;"'!]|$)|(?:^|[;\s"'])color\s*:\s*(?:white|#fff(?:fff)?(?:\W|$)|transparent|rgba?\(\s*255\s*,\s*255\s*,\s*255)|(?:max-)?(?:height|width)\s*:\s*0(?:px)?\s*(?:[;"'!]|$)|(?:left|top|text-indent)\s*:\s*-\d{3,}"#,
     )
     .expect("the hiding-attribute pattern is a valid regex")
 });
@@ -281,25 +284,51 @@ fn closing_tag(text: &str, from: usize, name: &str) -> (usize, usize) {
     (text.len(), text.len())
 }
 
-/// Runs that may be base64 or hex: long enough to hold a phrase.
-static ENCODED_RUN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"[A-Za-z0-9+/_-]{24,}={0,2}").expect("the encoded-run pattern is a valid regex")
-});
+/// Shortest run that may be base64 or hex: long enough to hold a phrase.
+const MIN_ENCODED_RUN: usize = 24;
 
 /// Longest run decoded: a payload is a sentence, an image is not.
 const MAX_ENCODED_RUN: usize = 64 * 1024;
 
-/// Every run that could be base64 or hex.
+/// A byte of a base64 (standard or URL-safe) or hex run.
+fn is_encoded_byte(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || matches!(byte, b'+' | b'/' | b'_' | b'-')
+}
+
+/// Every run that could be base64 or hex: the matches of
+/// `[A-Za-z0-9+/_-]{24,}={0,2}` (scanned by hand, in one pass over the
+/// bytes; `encoded_runs_are_the_patterns_matches` holds it to the pattern).
 pub fn encoded_runs(text: &str) -> Vec<Carrier> {
-    ENCODED_RUN
-        .find_iter(text)
-        .filter(|run| run.len() <= MAX_ENCODED_RUN)
-        .map(|run| Carrier {
-            kind: CarrierKind::Encoded,
-            range: run.range(),
-            inner: run.range(),
-        })
-        .collect()
+    let bytes = text.as_bytes();
+    let mut found = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        if !is_encoded_byte(bytes[at]) {
+            at += 1;
+            continue;
+        }
+        let start = at;
+        while at < bytes.len() && is_encoded_byte(bytes[at]) {
+            at += 1;
+        }
+        if at - start < MIN_ENCODED_RUN {
+            continue;
+        }
+        let padding = bytes[at..]
+            .iter()
+            .take(2)
+            .take_while(|&&b| b == b'=')
+            .count();
+        at += padding;
+        if at - start <= MAX_ENCODED_RUN {
+            found.push(Carrier {
+                kind: CarrierKind::Encoded,
+                range: start..at,
+                inner: start..at,
+            });
+        }
+    }
+    found
 }
 
 /// The text a run decodes to, if it is base64 or hex of mostly printable
@@ -331,8 +360,14 @@ pub fn decode_run(run: &str) -> Option<String> {
 /// Every run of eight or more tag characters.
 pub fn tag_character_runs(text: &str) -> Vec<Carrier> {
     let mut found = Vec::new();
+    // Every tag character is encoded with the lead byte 0xF3, which starts
+    // no other character of a run: text before the first one holds none.
+    let Some(first) = memchr::memchr(0xF3, text.as_bytes()) else {
+        return found;
+    };
     let mut run: Option<(usize, usize, usize)> = None;
-    for (at, c) in text.char_indices() {
+    for (offset, c) in text[first..].char_indices() {
+        let at = first + offset;
         if ('\u{E0020}'..='\u{E007E}').contains(&c) {
             let (start, _, count) = run.unwrap_or((at, at, 0));
             run = Some((start, at + c.len_utf8(), count + 1));
@@ -422,6 +457,85 @@ mod tests {
                 .collect();
             let matched: Vec<_> = pattern.find_iter(text).map(|tag| tag.range()).collect();
             assert_eq!(scanned, matched, "{text:?}");
+        }
+    }
+
+    /// The scanner against the pattern it replaced, read by `regex`.
+    #[test]
+    fn encoded_runs_are_the_patterns_matches() {
+        let pattern = Regex::new(r"[A-Za-z0-9+/_-]{24,}={0,2}")
+            .expect("the reference pattern is a valid regex");
+        let alphabet = ["a", "Z", "0", "+", "/", "_", "-", "=", " ", "é", "\n"];
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut texts: Vec<String> = vec![
+            "a".repeat(23),
+            "a".repeat(24),
+            format!("{}===", "a".repeat(24)),
+            format!("{}=={}", "a".repeat(30), "b".repeat(24)),
+            format!("x {} y", "Q".repeat(70_000)),
+        ];
+        for _ in 0..5_000 {
+            let len = (next() % 80) as usize;
+            // Runs of one byte make long runs likely.
+            texts.push(
+                (0..len)
+                    .map(|_| {
+                        alphabet[(next() % alphabet.len() as u64) as usize]
+                            .repeat(1 + (next() % 8) as usize)
+                    })
+                    .collect(),
+            );
+        }
+        for text in &texts {
+            let scanned: Vec<_> = encoded_runs(text)
+                .into_iter()
+                .map(|run| run.range)
+                .collect();
+            let matched: Vec<_> = pattern
+                .find_iter(text)
+                .filter(|run| run.len() <= MAX_ENCODED_RUN)
+                .map(|run| run.range())
+                .collect();
+            assert_eq!(scanned, matched, "{text:?}");
+        }
+    }
+
+    /// `HIDING` without its Unicode `\b` answers as the pattern with it.
+    #[test]
+    fn hiding_matches_as_with_a_word_boundary() {
+        let with_boundary = Regex::new(r"(?i)(?:^|[;\s\x22'])color\s*:\s*#fff(?:fff)?\b")
+            .expect("the reference pattern is a valid regex");
+        let without = Regex::new(r"(?i)(?:^|[;\s\x22'])color\s*:\s*#fff(?:fff)?(?:\W|$)")
+            .expect("the rewritten pattern is a valid regex");
+        for head in [
+            "color:#fff",
+            "COLOR: #FFF",
+            "x color:#ffffff",
+            "color:#ffff",
+            "color:#fffff",
+        ] {
+            for tail in [
+                "", ";", " ", "\"", "f", "F", "0", "g", "_", "é", "\u{301}", "\u{212A}", "ſ",
+                "\u{24B6}", "٣", "-", "\u{200D}", "\u{0345}", "中", "\u{FF10}",
+            ] {
+                let text = format!("{head}{tail}");
+                assert_eq!(
+                    with_boundary.is_match(&text),
+                    without.is_match(&text),
+                    "{text:?}"
+                );
+                assert_eq!(
+                    with_boundary.is_match(&text),
+                    HIDING.is_match(&text),
+                    "{text:?}"
+                );
+            }
         }
     }
 

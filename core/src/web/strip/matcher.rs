@@ -15,12 +15,97 @@
 use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, MatchKind};
+use regex_automata::hybrid::dfa::{Cache, DFA};
+use regex_automata::nfa::thompson::{self, WhichCaptures};
+use regex_automata::util::pool::Pool;
 use regex_automata::{Anchored, Input, meta};
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
 
+#[path = "first_literals.rs"]
+mod first_literals;
+
 /// Longest first literal kept: longer ones are cut to this (still a prefix
-/// of every match, and a shorter automaton).
-const MAX_PREFIX: usize = 12;
+/// of every match). Six bytes keep the automaton to a few thousand
+/// literals (twelve made it 11,565, most of the cost of building the
+/// rules) while a cut literal is still a word or two (`ignore`, `you ar`),
+/// so few positions become candidates that a longer one would not have.
+const MAX_PREFIX: usize = 6;
+
+/// A pattern that only ever runs anchored: a forward lazy DFA, without the
+/// reverse automaton, one-pass DFA and backtracker a [`meta::Regex`] builds
+/// to find where a match starts (an anchored match starts where the search
+/// does), which made building a rule several times dearer.
+pub struct AnchoredRegex {
+    source: String,
+    dfa: Option<DFA>,
+    caches: Option<Pool<Cache, CacheMaker>>,
+    /// Used if the lazy DFA cannot serve the pattern or a search: a
+    /// [`meta::Regex`] answers the same, more slowly.
+    fallback: OnceLock<meta::Regex>,
+}
+
+type CacheMaker = Box<dyn Fn() -> Cache + Send + Sync>;
+
+impl AnchoredRegex {
+    /// `source` compiled; panics on a pattern that does not compile, which
+    /// is a bug in the rule table (`every_rule_compiles` builds them all).
+    pub fn new(source: &str) -> AnchoredRegex {
+        let dfa = DFA::builder()
+            .thompson(thompson::Config::new().which_captures(WhichCaptures::None))
+            .build(source)
+            .ok();
+        let caches = dfa.clone().map(|dfa| {
+            let make: CacheMaker = Box::new(move || dfa.create_cache());
+            Pool::new(make)
+        });
+        let regex = AnchoredRegex {
+            source: source.to_owned(),
+            dfa,
+            caches,
+            fallback: OnceLock::new(),
+        };
+        if regex.dfa.is_none() {
+            regex.fallback();
+        }
+        regex
+    }
+
+    fn fallback(&self) -> &meta::Regex {
+        self.fallback.get_or_init(|| {
+            meta::Builder::new()
+                .configure(meta::Config::new().auto_prefilter(false))
+                .build(&self.source)
+                .unwrap_or_else(|error| {
+                    panic!(
+                        "rule {:?} must compile (a bug in the rule table): {error}",
+                        self.source
+                    )
+                })
+        })
+    }
+
+    /// The end of the leftmost-first match that starts at `start` in
+    /// `haystack` (the text before it is context for `\b` and `^`).
+    pub fn end_at(&self, haystack: &str, start: usize) -> Option<usize> {
+        let input = Input::new(haystack).range(start..).anchored(Anchored::Yes);
+        if let (Some(dfa), Some(caches)) = (&self.dfa, &self.caches)
+            && let Ok(found) = dfa.try_search_fwd(&mut caches.get(), &input)
+        {
+            return found.map(|half| half.offset());
+        }
+        self.fallback()
+            .search_half(&input)
+            .map(|half| half.offset())
+    }
+}
+
+/// A rule's compiled pattern, as its [`Starts`] search it.
+enum RuleRegex {
+    /// Boxed: a lazy DFA is some 800 bytes, and most rules' cells stay
+    /// empty.
+    Anchored(Box<AnchoredRegex>),
+    Whole(meta::Regex),
+}
 
 /// Where a rule's matches may start.
 enum Starts {
@@ -35,7 +120,7 @@ pub struct RuleSearch {
     /// Each rule's regex, built the first time the rule has a candidate:
     /// most pages give most rules none, and building them all costs more
     /// than stripping a page.
-    regexes: Vec<OnceLock<meta::Regex>>,
+    regexes: Vec<OnceLock<RuleRegex>>,
     starts: Vec<Starts>,
     /// Every rule's first literals, overlapping.
     prefixes: AhoCorasick,
@@ -51,10 +136,16 @@ impl RuleSearch {
         let mut literals: Vec<Vec<u8>> = Vec::new();
         let mut literal_rules: Vec<Vec<u32>> = Vec::new();
         let mut index_of = std::collections::HashMap::<Vec<u8>, usize>::new();
+        let stored = stored_literals(sources);
         for (rule, source) in sources.iter().enumerate() {
             regexes.push(OnceLock::new());
             let rule = u32::try_from(rule).expect("the rule table holds far fewer than 2^32 rules");
-            match first_literals(source) {
+            let firsts = match stored {
+                Some(stored) => stored[rule as usize]
+                    .map(|firsts| firsts.iter().map(|literal| literal.to_vec()).collect()),
+                None => first_literals(source),
+            };
+            match firsts {
                 Some(firsts) => {
                     starts.push(Starts::Literals);
                     for literal in firsts {
@@ -82,18 +173,19 @@ impl RuleSearch {
         }
     }
 
-    /// Rule `rule`'s regex. A rule searched only anchored needs no
-    /// prefilter of its own (the literal pass is one).
-    fn regex(&self, rule: usize) -> &meta::Regex {
+    /// Rule `rule`'s regex: anchored only for a rule with first literals
+    /// (the literal pass is its prefilter), else searched whole with one.
+    fn regex(&self, rule: usize) -> &RuleRegex {
         self.regexes[rule].get_or_init(|| {
             let source = &self.sources[rule];
-            let anchored_only = matches!(self.starts[rule], Starts::Literals);
-            meta::Builder::new()
-                .configure(meta::Config::new().auto_prefilter(!anchored_only))
-                .build(source)
-                .unwrap_or_else(|error| {
-                    panic!("rule {source:?} must compile (a bug in the rule table): {error}")
-                })
+            match self.starts[rule] {
+                Starts::Literals => RuleRegex::Anchored(Box::new(AnchoredRegex::new(source))),
+                Starts::Anywhere => {
+                    RuleRegex::Whole(meta::Regex::new(source).unwrap_or_else(|error| {
+                        panic!("rule {source:?} must compile (a bug in the rule table): {error}")
+                    }))
+                }
+            }
         })
     }
 
@@ -131,12 +223,14 @@ impl RuleSearch {
         let mut next = candidates.iter().peekable();
         for rule in 0..self.regexes.len() {
             if let Starts::Anywhere = self.starts[rule] {
-                found.extend(
-                    self.regex(rule)
-                        .find_iter(text)
-                        .filter(|hit| !hit.is_empty())
-                        .map(|hit| (rule, hit.start(), hit.end())),
-                );
+                if let RuleRegex::Whole(regex) = self.regex(rule) {
+                    found.extend(
+                        regex
+                            .find_iter(text)
+                            .filter(|hit| !hit.is_empty())
+                            .map(|hit| (rule, hit.start(), hit.end())),
+                    );
+                }
                 continue;
             }
             let mut resume = 0;
@@ -149,17 +243,41 @@ impl RuleSearch {
                 if start < resume {
                     continue;
                 }
-                let input = Input::new(text).range(start..).anchored(Anchored::Yes);
-                if let Some(hit) = self.regex(rule).find(input)
-                    && !hit.is_empty()
+                if let RuleRegex::Anchored(regex) = self.regex(rule)
+                    && let Some(end) = regex.end_at(text, start)
+                    && end > start
                 {
-                    found.push((rule, hit.start(), hit.end()));
-                    resume = hit.end();
+                    found.push((rule, start, end));
+                    resume = end;
                 }
             }
         }
         found
     }
+}
+
+/// The first literals `first_literals.rs` stores, one entry a rule, if
+/// that table was written for exactly these sources (else `None`, and they
+/// are extracted): extracting them parses every rule, which cost more than
+/// the rest of building the search.
+fn stored_literals(sources: &[String]) -> Option<&'static [Option<&'static [&'static [u8]]>]> {
+    (sources.len() == first_literals::FIRST_LITERALS.len()
+        && sources_hash(sources) == first_literals::SOURCES_HASH)
+        .then_some(first_literals::FIRST_LITERALS)
+}
+
+/// FNV-1a over the sources, each ended by a zero byte: which rule table a
+/// stored literal table was written for.
+fn sources_hash(sources: &[String]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in sources
+        .iter()
+        .flat_map(|source| source.bytes().chain(std::iter::once(0)))
+    {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
 }
 
 /// The literals every match of `source` starts with, cut to [`MAX_PREFIX`]
@@ -193,4 +311,81 @@ fn first_literals(source: &str) -> Option<Vec<Vec<u8>>> {
         kept.push(literal);
     }
     Some(kept)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `first_literals.rs` holds what extraction gives for today's rules,
+    /// and is used: a stale table would only be ignored (and the rules'
+    /// literals extracted at every start), so this test names it. Rewrite
+    /// it with `AGENTFENCE_BLESS=1 cargo test -p agentfence --lib
+    /// first_literal_table`.
+    #[test]
+    fn first_literal_table_is_current() {
+        let sources: Vec<String> = super::super::rules::rules()
+            .into_iter()
+            .map(|rule| rule.source)
+            .collect();
+        let extracted: Vec<Option<Vec<Vec<u8>>>> = sources
+            .iter()
+            .map(|source| first_literals(source))
+            .collect();
+        let stored: Vec<Option<Vec<Vec<u8>>>> = first_literals::FIRST_LITERALS
+            .iter()
+            .map(|firsts| firsts.map(|firsts| firsts.iter().map(|l| l.to_vec()).collect()))
+            .collect();
+        let hash = sources_hash(&sources);
+        if stored == extracted && hash == first_literals::SOURCES_HASH {
+            assert!(
+                stored_literals(&sources).is_some(),
+                "the table is current but unused"
+            );
+            return;
+        }
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/src/web/strip/first_literals.rs"
+        );
+        if std::env::var_os("AGENTFENCE_BLESS").is_some() {
+            std::fs::write(path, render_table(hash, &extracted))
+                .expect("first_literals.rs is writable");
+            return;
+        }
+        panic!(
+            "{path} is stale: rewrite it with AGENTFENCE_BLESS=1 cargo test -p agentfence --lib first_literal_table"
+        );
+    }
+
+    fn render_table(hash: u64, rules: &[Option<Vec<Vec<u8>>>]) -> String {
+        let mut out = String::from(
+            "//! Each rule's first literals (see `matcher::first_literals`), in rule\n\
+             //! order, for the rule table whose sources hash to `SOURCES_HASH`.\n\
+             //! Written by `matcher::tests::first_literal_table_is_current`\n\
+             //! (`AGENTFENCE_BLESS=1 cargo test -p agentfence --lib first_literal_table`);\n\
+             //! do not edit.\n\n",
+        );
+        out.push_str(&format!("pub const SOURCES_HASH: u64 = {hash:#018x};\n\n"));
+        out.push_str("pub static FIRST_LITERALS: &[Option<&[&[u8]]>] = &[\n");
+        for rule in rules {
+            match rule {
+                None => out.push_str("    None,\n"),
+                Some(literals) => {
+                    out.push_str("    Some(&[\n");
+                    for literal in literals {
+                        let escaped: String = literal
+                            .iter()
+                            .flat_map(|&b| std::ascii::escape_default(b))
+                            .map(char::from)
+                            .collect();
+                        out.push_str(&format!("        b\"{escaped}\",\n"));
+                    }
+                    out.push_str("    ]),\n");
+                }
+            }
+        }
+        out.push_str("];\n");
+        out
+    }
 }

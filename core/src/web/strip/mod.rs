@@ -35,7 +35,7 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 
 use carriers::{Carrier, CarrierKind};
-use matcher::RuleSearch;
+use matcher::{AnchoredRegex, RuleSearch};
 use normalize::{Normalized, normalize};
 use rules::{Label, Rule};
 
@@ -55,7 +55,7 @@ struct Engine {
     /// that a clean page costs one scan instead of one per rule.
     search: RuleSearch,
     /// Each rule's `then`, built the first time a match needs it.
-    then: Vec<OnceLock<Option<Regex>>>,
+    then: Vec<OnceLock<Option<AnchoredRegex>>>,
 }
 
 static ENGINE: LazyLock<Engine> = LazyLock::new(|| {
@@ -78,15 +78,9 @@ struct Found {
 
 impl Engine {
     /// Rule `index`'s `then` regex, if it has one.
-    fn then(&self, index: usize) -> Option<&Regex> {
+    fn then(&self, index: usize) -> Option<&AnchoredRegex> {
         self.then[index]
-            .get_or_init(|| {
-                self.rules[index].then.as_ref().map(|source| {
-                    Regex::new(source).unwrap_or_else(|error| {
-                        panic!("then pattern {source:?} must compile (a bug in the rule table): {error}")
-                    })
-                })
-            })
+            .get_or_init(|| self.rules[index].then.as_deref().map(AnchoredRegex::new))
             .as_ref()
     }
 
@@ -95,8 +89,10 @@ impl Engine {
         let mut found = Vec::new();
         for (index, start, end) in self.search.find_all(&view.text) {
             let rule = &self.rules[index];
+            // `then` opens with `^` and reads the text after the match as a
+            // text of its own (no look-behind across `end`).
             if let Some(then) = self.then(index)
-                && !then.is_match(&view.text[end..])
+                && then.end_at(&view.text[end..], 0).is_none()
             {
                 continue;
             }
@@ -150,12 +146,6 @@ impl Engine {
         if carrier.kind == CarrierKind::Comment && is_system_comment(&view.text) {
             return Some(rules::SEED_COMMENT_SYSTEM);
         }
-        // A `[STRIPPED]` inside makes no carrier: it may be this layer's
-        // own, left by a carrier removed inside this one.
-        let carries_marker = self
-            .matches(&view, inner)
-            .iter()
-            .any(|found| self.rules[found.rule].label != rules::PLANTED_MARKER);
         // Hidden text has no reader but a model: talk of the model or of
         // every reply is enough there. Screen-reader text and attribute
         // values (`alt`, `title`) have people for readers, and may name an
@@ -170,6 +160,14 @@ impl Engine {
             }
             _ => false,
         };
+        // A `[STRIPPED]` inside makes no carrier: it may be this layer's
+        // own, left by a carrier removed inside this one. Searched only
+        // when the cue has not decided already (the label is the same).
+        let carries_marker = !carries_cue
+            && self
+                .matches(&view, inner)
+                .iter()
+                .any(|found| self.rules[found.rule].label != rules::PLANTED_MARKER);
         if !carries_marker && !carries_cue {
             return None;
         }

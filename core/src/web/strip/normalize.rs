@@ -211,6 +211,10 @@ const BLOCK_ELEMENTS: &[&str] = &[
     "video",
 ];
 
+/// Longest name of [`INLINE_ELEMENTS`] and [`BLOCK_ELEMENTS`] (`blockquote`,
+/// `figcaption`); both lists are sorted, for a binary search.
+const MAX_ELEMENT_NAME: usize = 10;
+
 /// Longest tag read; a longer `<name …` is text.
 const MAX_TAG_LEN: usize = 4096;
 
@@ -237,10 +241,28 @@ fn markup_at(text: &str) -> Option<(Markup, usize)> {
     if name_len == 0 {
         return None;
     }
-    let name = text[name_start..name_start + name_len].to_ascii_lowercase();
-    let kind = if INLINE_ELEMENTS.contains(&name.as_str()) {
+    // Lowercased on the stack: no element of the lists is longer, and a
+    // tag comes every few words of a page.
+    if name_len > MAX_ELEMENT_NAME {
+        return None;
+    }
+    let mut lower = [0u8; MAX_ELEMENT_NAME];
+    for (to, from) in lower
+        .iter_mut()
+        .zip(&bytes[name_start..name_start + name_len])
+    {
+        *to = from.to_ascii_lowercase();
+    }
+    let name = &lower[..name_len];
+    let kind = if INLINE_ELEMENTS
+        .binary_search_by(|element| element.as_bytes().cmp(name))
+        .is_ok()
+    {
         Markup::Nothing
-    } else if BLOCK_ELEMENTS.contains(&name.as_str()) {
+    } else if BLOCK_ELEMENTS
+        .binary_search_by(|element| element.as_bytes().cmp(name))
+        .is_ok()
+    {
         Markup::Break
     } else {
         return None;
@@ -405,9 +427,21 @@ fn build(original: &str, as_seen: bool) -> Normalized {
         // Letters, digits and plain punctuation are most of a page, and
         // fold to themselves (lowercased) one byte for one.
         let byte = bytes[at];
-        if PLAIN[usize::from(byte)]
-            || byte == b' ' && !matches!(out.text.last(), Some(b' ' | b'\n'))
-        {
+        if PLAIN[usize::from(byte)] {
+            // The whole run at once: the same bytes and origins as one by
+            // one, with the vectors grown once.
+            let run_end = bytes[at..]
+                .iter()
+                .position(|&b| !PLAIN[usize::from(b)])
+                .map_or(bytes.len(), |offset| at + offset);
+            out.text
+                .extend(bytes[at..run_end].iter().map(u8::to_ascii_lowercase));
+            out.origin
+                .extend((at..run_end).map(|i| Origin::new(i..i + 1)));
+            at = run_end;
+            continue;
+        }
+        if byte == b' ' && !matches!(out.text.last(), Some(b' ' | b'\n')) {
             out.text.push(byte.to_ascii_lowercase());
             out.origin.push(Origin::new(at..at + 1));
             at += 1;
@@ -671,6 +705,17 @@ mod tests {
         assert_eq!(view("i g n o r e   a l l"), "ignore all");
         assert_eq!(view("i  g  n  o  r  e    a  l  l"), "ignore all");
         assert_eq!(view("i\ng\nn\no\nr\ne"), "ignore");
+    }
+
+    #[test]
+    fn element_lists_are_sorted_and_short() {
+        for list in [super::INLINE_ELEMENTS, super::BLOCK_ELEMENTS] {
+            assert!(list.windows(2).all(|pair| pair[0] < pair[1]), "{list:?}");
+            assert!(
+                list.iter()
+                    .all(|name| name.len() <= super::MAX_ELEMENT_NAME)
+            );
+        }
     }
 
     #[test]
