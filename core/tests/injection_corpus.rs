@@ -3,9 +3,9 @@
 //! false-positive rate on hard negatives. A row counts as flagged when
 //! strip removes anything from it. The issue's target (recall at least
 //! 80%, false positives at most 2%) is checked on every file the rules were
-//! tuned on, and on all of them together; `blind2.jsonl` and
-//! `blind3.jsonl`, written after the tuning by people who never read the
-//! rules, and never read by it, are measured without printing a text.
+//! tuned on, and on all of them together; `blind2.jsonl`, `blind3.jsonl`
+//! and `blind4.jsonl`, written after the tuning by people who never read
+//! the rules, and never read by it, are measured without printing a text.
 //!
 //! `AGENTFENCE_CORPUS_MISSES=1` prints the missed attacks and flagged
 //! benign rows of the tuned-on files.
@@ -141,7 +141,7 @@ struct NeverTuned {
     false_positive_ceiling: f64,
 }
 
-const NEVER_TUNED: [NeverTuned; 2] = [
+const NEVER_TUNED: [NeverTuned; 3] = [
     // First measured at 56.1% and 5.9%; the floor is the issue's 50%.
     NeverTuned {
         file: "blind2.jsonl",
@@ -159,6 +159,16 @@ const NEVER_TUNED: [NeverTuned; 2] = [
         benign: 474,
         recall_floor: 0.44,
         false_positive_ceiling: 0.04,
+    },
+    // Written blind for issue 14 (BLIND4.md) after blind3 was measured,
+    // first measured at 46.1% and 1.8% (142 of 308, 5 of 281): the set a
+    // tuning on blind3 is to be judged on.
+    NeverTuned {
+        file: "blind4.jsonl",
+        attacks: 308,
+        benign: 281,
+        recall_floor: 0.45,
+        false_positive_ceiling: 0.03,
     },
 ];
 
