@@ -650,7 +650,7 @@ pub(crate) fn first_unplain(text: &str, from: usize) -> usize {
         }
         at += 32;
     }
-    let rest = &text.as_bytes()[at..];
+    let rest = text.as_bytes().get(at..).unwrap_or_default();
     at + rest
         .iter()
         .position(|&b| !only_printable(std::slice::from_ref(&b), true))
