@@ -22,6 +22,21 @@ pub struct ImplementationInfo {
     pub version: String,
 }
 
+impl ImplementationInfo {
+    /// The key a vector's `upstream` entry records this implementation's
+    /// answers under: `name@version` for a Rust crate, `name-language@version`
+    /// for any other language, so that two runtimes published under one
+    /// name (prompty's crate and its Python package) keep apart, as
+    /// `conformance/tools/record_upstream.py` writes them.
+    pub fn upstream_key(&self) -> String {
+        if self.language == "rust" {
+            format!("{}@{}", self.name, self.version)
+        } else {
+            format!("{}-{}@{}", self.name, self.language, self.version)
+        }
+    }
+}
+
 /// A line the runner writes to a port.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -260,6 +275,22 @@ pub fn parse_case_result(line: &[u8]) -> Result<CaseResult, ReplyError> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn upstream_keys_keep_a_crate_and_a_package_of_one_name_apart() {
+        // The keys the vectors hold for prompty's crate and its Python
+        // package; the diff once looked the package up under the crate's.
+        let key = |language: &str| {
+            ImplementationInfo {
+                name: "prompty".into(),
+                language: language.into(),
+                version: "2.1.0".into(),
+            }
+            .upstream_key()
+        };
+        assert_eq!(key("rust"), "prompty@2.1.0");
+        assert_eq!(key("python"), "prompty-python@2.1.0");
+    }
 
     #[test]
     fn requests_have_the_documented_shape() {

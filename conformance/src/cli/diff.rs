@@ -253,7 +253,7 @@ pub fn render(report: &DiffReport) -> String {
             ));
         }
     }
-    let port_key = format!("{}@{}", implementation.name, implementation.version);
+    let port_key = implementation.upstream_key();
     let mut number = 0;
     for group in &report.groups {
         out.push_str(&format!(

@@ -564,7 +564,7 @@ impl<'r> Differ<'r> {
         known: KnownCases,
         port: &ImplementationInfo,
     ) -> Result<Differ<'r>, DiffError> {
-        let port_key = format!("{}@{}", port.name, port.version);
+        let port_key = port.upstream_key();
         let mut setups = BTreeMap::new();
         for file in &vectors.files {
             if setups.contains_key(&file.suite) {
