@@ -764,12 +764,16 @@ fn read_line(line: &str, plain: bool, split_and_reverse: bool) -> Option<Role> {
             read_segments(&folded, order, SPLITTERS[0])
         });
     }
-    // One pass tells what the line holds beyond plain chars.
+    // One pass tells what the line holds beyond plain chars, which are
+    // none of these: it stops only at the unplain ones (a line of prose
+    // holds a dash or a quote mark, not a bidi control).
     let (mut has_bidi, mut has_tags, mut has_breaks) = (false, false, false);
-    for c in line.chars() {
+    let mut at = first_unplain(line, 0);
+    while let Some(c) = line.get(at..).and_then(|rest| rest.chars().next()) {
         has_bidi |= is_bidi_control(c);
         has_tags |= ('\u{E0000}'..='\u{E007F}').contains(&c);
         has_breaks |= is_line_break(c);
+        at = first_unplain(line, at + c.len_utf8());
     }
     // Unsplit and in its own order, the line is its one segment: one that
     // does not end with a colon is no marker (most lines end here).
