@@ -399,6 +399,17 @@ pub fn tag_character_runs(text: &str) -> Vec<Carrier> {
 mod tests {
     use super::*;
 
+    /// A xorshift64 stream from `state`: the pattern checks below draw
+    /// their texts from it, the same texts on every run.
+    fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        }
+    }
+
     #[test]
     fn hidden_element_runs_to_its_own_closing_tag() {
         let text = r#"a<div style="display: none">x<div>y</div>z</div>b"#;
@@ -426,13 +437,7 @@ mod tests {
         let alphabet = [
             "<", ">", "a", "B", "7", " ", "\u{A0}", "\n", "\"", "'", "=", "é", "/", "-",
         ];
-        let mut state: u64 = 0x2545_F491_4F6C_DD1D;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
         let mut texts: Vec<String> = vec![
             format!("<a {}>", "x".repeat(2047)),
             format!("<a {}>", "x".repeat(2048)),
@@ -466,13 +471,7 @@ mod tests {
         let pattern = Regex::new(r"[A-Za-z0-9+/_-]{24,}={0,2}")
             .expect("the reference pattern is a valid regex");
         let alphabet = ["a", "Z", "0", "+", "/", "_", "-", "=", " ", "é", "\n"];
-        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
         let mut texts: Vec<String> = vec![
             "a".repeat(23),
             "a".repeat(24),
