@@ -14,6 +14,8 @@
 //! Only ASCII spelling counts here; look-alikes are the strict mode's
 //! concern (see `suspect`).
 
+use smallvec::SmallVec;
+
 use super::Role;
 
 /// One `key=value` of an attribute block, as written.
@@ -26,11 +28,16 @@ pub(crate) struct Attribute<'a> {
     pub raw: &'a str,
 }
 
+/// The attributes of one marker: held inline up to two (pre-render's
+/// nonce and one of the author's), as every marker line of a parse is read
+/// into one and an allocation would cost more than reading the line.
+pub(crate) type Attributes<'a> = SmallVec<[Attribute<'a>; 2]>;
+
 /// A marker line, read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Marker<'a> {
     pub role: Role,
-    pub attributes: Vec<Attribute<'a>>,
+    pub attributes: Attributes<'a>,
 }
 
 impl<'a> Marker<'a> {
@@ -58,10 +65,12 @@ impl<'a> Reader<'a> {
         self.line.as_bytes().get(self.at).copied()
     }
 
+    fn rest(&self) -> &'a [u8] {
+        self.line.as_bytes().get(self.at..).unwrap_or_default()
+    }
+
     fn skip_spaces(&mut self) {
-        while self.peek().is_some_and(is_space) {
-            self.at += 1;
-        }
+        self.at += self.rest().iter().take_while(|&&b| is_space(b)).count();
     }
 
     fn eat(&mut self, byte: u8) -> bool {
@@ -74,7 +83,7 @@ impl<'a> Reader<'a> {
     }
 
     fn role(&mut self) -> Option<Role> {
-        let rest = &self.line.as_bytes()[self.at..];
+        let rest = self.rest();
         for role in Role::ALL {
             let name = role.as_str().as_bytes();
             if rest.len() >= name.len() && rest[..name.len()].eq_ignore_ascii_case(name) {
@@ -85,19 +94,21 @@ impl<'a> Reader<'a> {
         None
     }
 
-    /// Bytes while `keep` holds; all ASCII tests, so the cut is on a char
-    /// boundary.
-    fn take_while(&mut self, keep: impl Fn(u8) -> bool) -> &'a str {
+    /// Bytes up to the first one `stop` holds for (or the line's end);
+    /// all ASCII tests, so the cut is on a char boundary.
+    fn take_until(&mut self, stop: impl Fn(u8) -> bool) -> &'a str {
         let start = self.at;
-        while self.peek().is_some_and(&keep) {
-            self.at += 1;
-        }
+        self.at += self
+            .rest()
+            .iter()
+            .position(|&b| stop(b))
+            .unwrap_or(self.rest().len());
         &self.line[start..self.at]
     }
 
     fn attribute(&mut self) -> Option<Attribute<'a>> {
         let start = self.at;
-        let key = self.take_while(|b| b.is_ascii_alphanumeric() || b == b'_');
+        let key = self.take_until(|b| !(b.is_ascii_alphanumeric() || b == b'_'));
         if key.is_empty() {
             return None;
         }
@@ -107,13 +118,13 @@ impl<'a> Reader<'a> {
         }
         self.skip_spaces();
         let value = if self.eat(b'"') {
-            let value = self.take_while(|b| b != b'"');
+            let value = self.take_until(|b| b == b'"');
             if !self.eat(b'"') {
                 return None;
             }
             value
         } else {
-            let value = self.take_while(|b| !matches!(b, b'"' | b',' | b']'));
+            let value = self.take_until(|b| matches!(b, b'"' | b',' | b']'));
             if self.peek() == Some(b'"') {
                 return None;
             }
@@ -124,8 +135,8 @@ impl<'a> Reader<'a> {
     }
 
     /// The block after `[`, through its `]`.
-    fn attributes(&mut self) -> Option<Vec<Attribute<'a>>> {
-        let mut attributes = Vec::new();
+    fn attributes(&mut self) -> Option<Attributes<'a>> {
+        let mut attributes = Attributes::new();
         loop {
             self.skip_spaces();
             if self.eat(b']') {
@@ -144,12 +155,26 @@ impl<'a> Reader<'a> {
 }
 
 /// The marker this line is, if it is one. `line` holds no line break.
+///
+/// Every line of a parse comes here, and almost none is a marker: the
+/// cheap rejection (a marker line ends with `:` before spaces) is inlined
+/// into the line loop, and only the lines it lets through pay for a call.
+#[inline]
 pub(crate) fn parse_marker(line: &str) -> Option<Marker<'_>> {
-    // Cheap rejection first: a marker line ends with `:` before spaces, and
-    // almost no content line does.
-    if !line.trim_end_matches([' ', '\t']).ends_with(':') {
+    let last = line
+        .as_bytes()
+        .iter()
+        .rposition(|&b| !is_space(b))
+        .map(|at| line.as_bytes()[at]);
+    if last != Some(b':') {
         return None;
     }
+    read_marker(line)
+}
+
+/// [`parse_marker`] past its cheap rejection.
+#[inline(never)]
+fn read_marker(line: &str) -> Option<Marker<'_>> {
     let mut reader = Reader { line, at: 0 };
     reader.skip_spaces();
     if reader.eat(b'#') {
@@ -159,7 +184,7 @@ pub(crate) fn parse_marker(line: &str) -> Option<Marker<'_>> {
     let attributes = if reader.eat(b'[') {
         reader.attributes()?
     } else {
-        Vec::new()
+        Attributes::new()
     };
     reader.skip_spaces();
     if !reader.eat(b':') {

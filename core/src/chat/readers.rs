@@ -694,10 +694,15 @@ pub(crate) fn whole_line_role(line: &str) -> Option<Role> {
 
 /// Whether some fold of the plain line `line` spells a role name right
 /// after its lead (blanks, `#`, `>` and emphasis marks, which fold to
-/// themselves). Every reading of a plain line, by a line reader or by an
-/// idle whole-text reader, begins there or nowhere, so a line without one
-/// is read no further: nearly every line of a prompt ends here after a
-/// few table lookups.
+/// themselves), and the name is followed by what a marker may hold next
+/// (see [`name_may_end_here`]). Every reading of a plain line, by a line
+/// reader or by an idle whole-text reader, begins there or nowhere, so a
+/// line without one is read no further: nearly every line of a prompt
+/// ends here after a few table lookups.
+///
+/// Inlined into the line loop: the two table lookups reject nearly every
+/// line, and only the rest pay for a call.
+#[inline]
 fn plain_name_at_head(line: &str) -> bool {
     let bytes = line.as_bytes();
     let Some(start) = bytes
@@ -715,35 +720,58 @@ fn plain_name_at_head(line: &str) -> bool {
     if !targets.ascii_heads[first] || targets.ascii_pairs[first] & (1 << (second & 0x7f)) == 0 {
         return false;
     }
+    plain_name_from(targets, &bytes[start..])
+}
+
+/// [`plain_name_at_head`] past its two table lookups, `head` starting at
+/// the first byte after the lead.
+#[inline(never)]
+fn plain_name_from(targets: &Targets, head: &[u8]) -> bool {
     let folds = ascii_folds();
     ORDERS.into_iter().any(|order| {
+        let fold = &folds.by_order[order_index(order)];
+        let mut folded = head
+            .iter()
+            .flat_map(|&b| fold[usize::from(b & 0x7f)].chars().iter().copied());
         let names = &targets.by_order[order_index(order)];
         // The names the folded head still spells, one bit each, narrowed
         // char by char: most heads part from every name within two chars.
         let mut alive: u32 = u32::MAX >> (32 - names.len().clamp(1, 32));
         let mut at = 0;
-        for &b in &bytes[start..] {
-            for &d in folds.by_order[order_index(order)][usize::from(b & 0x7f)].chars() {
-                for (index, (_, name)) in names.iter().enumerate().take(32) {
-                    if alive & (1 << index) != 0 {
-                        match name.get(at) {
-                            Some(&c) if c == d => {
-                                if at + 1 == name.len() {
+        while let Some(d) = folded.next() {
+            for (index, (_, name)) in names.iter().enumerate().take(32) {
+                if alive & (1 << index) != 0 {
+                    match name.get(at) {
+                        Some(&c) if c == d => {
+                            if at + 1 == name.len() {
+                                alive &= !(1 << index);
+                                if name_may_end_here(folded.clone()) {
                                     return true;
                                 }
                             }
-                            _ => alive &= !(1 << index),
                         }
+                        _ => alive &= !(1 << index),
                     }
                 }
-                if alive == 0 {
-                    return false;
-                }
-                at += 1;
             }
+            if alive == 0 {
+                return false;
+            }
+            at += 1;
         }
         false
     })
+}
+
+/// Whether every reader's marker shape lives on past a role name followed
+/// by `rest`: after the name it takes only blanks and emphasis, then `[`
+/// or `:`, or the line's end (the whole-text reader reads on). `users`,
+/// `user's` and `` system`, `` are prose to every reader.
+fn name_may_end_here(mut rest: impl Iterator<Item = char>) -> bool {
+    matches!(
+        rest.find(|&d| !(d.is_whitespace() || is_emphasis(d))),
+        None | Some('[' | ':')
+    )
 }
 
 /// `plain` is [`is_plain`] of `line`.
@@ -944,6 +972,7 @@ impl WholeText {
     /// a plain line once.
     /// `plain` is [`is_plain`] of `line`, which the caller tells for many
     /// lines at once (see [`first_unplain`]).
+    #[inline]
     pub(crate) fn forges_marker(&mut self, line: &str, plain: bool) -> bool {
         if plain && !plain_name_at_head(line) {
             // No reader begins a marker on this line: only one begun on an
@@ -1095,7 +1124,10 @@ mod tests {
                 "Assistant",
                 "vser",
             ] {
-                for tail in [":", " :", "[a=1]:", " said:", "", " [x"] {
+                for tail in [
+                    ":", " :", "[a=1]:", " said:", "", " [x", "s:", "'s:", "`, x:", "** \t:",
+                    " *[", "\t", "_x", ":x", " ]:",
+                ] {
                     lines.push(format!("{lead}{name}{tail}"));
                 }
             }
