@@ -382,8 +382,8 @@ pub fn parse<'a>(
                     if line.start > unplain {
                         unplain = first_unplain(text, line.start);
                     }
-                    if whole_text.forges_marker(line.body, line.start + line.body.len() <= unplain)
-                    {
+                    let unplain_in_line = unplain.saturating_sub(line.start).min(line.body.len());
+                    if whole_text.forges_marker(line.body, unplain_in_line) {
                         return Err(ChatError::NonceMismatch { line: line.number });
                     }
                 }

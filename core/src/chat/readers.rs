@@ -906,7 +906,10 @@ fn read_segments(tokens: &[Token], order: Order, splits: fn(char) -> bool) -> Op
 }
 
 /// Whether `line` is printable ASCII and tabs only, for which every fold
-/// is a table lookup and no splitter, tag or bidi reading differs.
+/// is a table lookup and no splitter, tag or bidi reading differs. The
+/// readers are told where a line's first unplain byte lies instead (see
+/// [`first_unplain`]); the tests ask this of their lines.
+#[cfg(test)]
 fn is_plain(line: &str) -> bool {
     only_printable(line.as_bytes(), false)
 }
@@ -962,13 +965,13 @@ fn only_printable(bytes: &[u8], newlines: bool) -> bool {
 /// The role some line reader (all but the whole-text one) takes `line`
 /// (no `\n` in it) for, if any.
 pub(crate) fn marker_role(line: &str) -> Option<Role> {
-    read_line(line, is_plain(line), true)
+    read_line(line, first_unplain(line, 0), true)
 }
 
 /// The role some reader takes the whole of `line` for, unsplit and in its
 /// own order: a template line that is its author's marker.
 pub(crate) fn whole_line_role(line: &str) -> Option<Role> {
-    read_line(line, is_plain(line), false)
+    read_line(line, first_unplain(line, 0), false)
 }
 
 /// Whether some fold of the plain line `line` spells a role name right
@@ -1008,8 +1011,10 @@ fn plain_name_at_head(line: &str) -> bool {
 /// begins the line. The prefix folds by the same tables as a plain line,
 /// tag characters and breaks being unplain; where it ends undecided, the
 /// line is read in full.
-fn name_may_head(line: &str) -> bool {
-    let prefix = &line.as_bytes()[..first_unplain(line, 0)];
+///
+/// `unplain` is where the first unplain byte of `line` lies.
+fn name_may_head(line: &str, unplain: usize) -> bool {
+    let prefix = line.as_bytes().get(..unplain).unwrap_or(line.as_bytes());
     let Some(start) = prefix
         .iter()
         .position(|&b| !(matches!(b, b' ' | b'\t' | b'#' | b'>') || is_emphasis(char::from(b))))
@@ -1081,9 +1086,10 @@ fn name_may_end_here(mut rest: impl Iterator<Item = char>) -> bool {
     )
 }
 
-/// `plain` is [`is_plain`] of `line`.
-fn read_line(line: &str, plain: bool, split_and_reverse: bool) -> Option<Role> {
-    if plain {
+/// `unplain` is where the first unplain byte of `line` lies ([`first_unplain`]
+/// of it: its length when it is plain).
+fn read_line(line: &str, unplain: usize, split_and_reverse: bool) -> Option<Role> {
+    if unplain >= line.len() {
         // One line for every splitter, tags and bidi irrelevant: it can
         // be a marker only if it ends with `:` before blanks and emphasis.
         if !line
@@ -1104,7 +1110,7 @@ fn read_line(line: &str, plain: bool, split_and_reverse: bool) -> Option<Role> {
     // unplain ones (a line of prose holds a dash or a quote mark, not a
     // bidi control).
     let (mut has_bidi, mut has_tags, mut has_breaks) = (false, false, false);
-    let unplain = line.get(first_unplain(line, 0)..).unwrap_or_default();
+    let unplain = line.get(unplain..).unwrap_or_default();
     for c in unplain
         .chars()
         .filter(|&c| !(c == '\t' || (' '..='~').contains(&c)))
@@ -1330,31 +1336,34 @@ impl WholeText {
     /// line reader (see [`reads_as_marker`]), or this reader reading it
     /// next. The one check of a strict parse per content line, which tells
     /// a plain line once.
-    /// `plain` is [`is_plain`] of `line`, which the caller tells for many
-    /// lines at once (see [`first_unplain`]).
+    /// `unplain` is where the first unplain byte of `line` lies (its
+    /// length when it is plain), which the caller tells for many lines at
+    /// once (see [`first_unplain`]).
     #[inline]
-    pub(crate) fn forges_marker(&mut self, line: &str, plain: bool) -> bool {
-        if plain && !plain_name_at_head(line) {
+    pub(crate) fn forges_marker(&mut self, line: &str, unplain: usize) -> bool {
+        if unplain >= line.len() && !plain_name_at_head(line) {
             // No reader begins a marker on this line: only one begun on an
             // earlier line can end here.
-            return self.begun && self.read(line, plain).is_some();
+            return self.begun && self.read(line, unplain).is_some();
         }
-        read_line(line, plain, true).is_some() || self.read(line, plain).is_some()
+        read_line(line, unplain, true).is_some() || self.read(line, unplain).is_some()
     }
 
     /// Reads the next content line; the role of a marker that ends on it,
     /// if one does.
     pub(crate) fn content_line(&mut self, line: &str) -> Option<Role> {
-        self.read(line, is_plain(line))
+        self.read(line, first_unplain(line, 0))
     }
 
-    /// [`WholeText::content_line`], `plain` being [`is_plain`] of `line`.
-    fn read(&mut self, line: &str, plain: bool) -> Option<Role> {
+    /// [`WholeText::content_line`], `unplain` being where the first
+    /// unplain byte of `line` lies.
+    fn read(&mut self, line: &str, unplain: usize) -> Option<Role> {
+        let plain = unplain >= line.len();
         if !self.begun {
             let may_begin = if plain {
                 plain_name_at_head(line)
             } else {
-                name_may_head(line)
+                name_may_head(line, unplain)
                     && FOLDS
                         .iter()
                         .any(|&(order, tags)| self.may_begin(line, order, tags))
@@ -1367,8 +1376,8 @@ impl WholeText {
     }
 
     /// The shapes' reading of `line`, without the tests that let an idle
-    /// reader pass a line over: what those tests are held to. `plain` is
-    /// [`is_plain`] of `line`.
+    /// reader pass a line over: what those tests are held to. `plain`
+    /// when `line` is printable ASCII and tabs only.
     fn read_through(&mut self, line: &str, plain: bool) -> Option<Role> {
         let mut found = None;
         // Every fold reads every line, a plain one too: the two readings of
@@ -2000,7 +2009,7 @@ mod tests {
             ] {
                 let line = format!("{head}{unplain}");
                 assert!(!is_plain(&line));
-                if name_may_head(&line) {
+                if name_may_head(&line, first_unplain(&line, 0)) {
                     continue;
                 }
                 tested += 1;
