@@ -32,8 +32,8 @@ use std::time::{Duration, Instant};
 
 use agentfence::chat::contract::{check_parse, check_round_trip, is_parse_error};
 use agentfence::chat::{
-    ChatError, Context, Message, NONCE_KEY, Role, generate_nonce, parse, pre_render_with_nonce,
-    render, render_strict,
+    ChatError, Context, Message, Metadata, NONCE_KEY, Role, generate_nonce, parse,
+    pre_render_with_nonce, render, render_strict,
 };
 use agentfence::fuzzing::chat_cases::{self, CleanCase, CleanTemplate, Line, Piece};
 use case_bytes::config;
@@ -204,7 +204,7 @@ proptest! {
         let (preamble, blocks) = contents.split_first().expect("the preamble block");
         let mut expected = Vec::new();
         if let Some(content) = preamble {
-            expected.push(Message { role: Role::System, content: content.clone().into(), metadata: BTreeMap::new() });
+            expected.push(Message { role: Role::System, content: content.clone().into(), metadata: Metadata::new() });
         }
         for (marker, content) in authored.iter().zip(blocks) {
             expected.push(Message {
@@ -327,7 +327,7 @@ proptest! {
             vec![Message {
                 role: Role::System,
                 content: format!("be brief\n{line}").into(),
-                metadata: BTreeMap::new(),
+                metadata: Metadata::new(),
             }],
             "{:?} ({:?} look-alike) read as a marker",
             line,

@@ -49,7 +49,7 @@ pub fn messages_json(messages: &[Message]) -> Value {
             let metadata: Map<String, Value> = message
                 .metadata
                 .iter()
-                .map(|(key, value)| (key.clone(), value.clone()))
+                .map(|(key, value)| (key.to_string(), value.clone()))
                 .collect();
             json!({
                 "role": message.role.as_str(),

@@ -16,11 +16,10 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::Value;
 use thiserror::Error;
 
 use super::{
-    ChatError, Context, Message, NONCE_KEY, Role, parse, pre_render_with_nonce, render,
+    ChatError, Context, Message, Metadata, NONCE_KEY, Role, parse, pre_render_with_nonce, render,
     render_strict,
 };
 
@@ -217,12 +216,11 @@ pub fn check_strict_render(
             markers: authored.len(),
         });
     }
-    let ours: Vec<(Role, &BTreeMap<String, Value>)> = messages[messages.len() - authored.len()..]
+    let ours: Vec<(Role, &Metadata)> = messages[messages.len() - authored.len()..]
         .iter()
         .map(|m| (m.role, &m.metadata))
         .collect();
-    let theirs: Vec<(Role, &BTreeMap<String, Value>)> =
-        authored.iter().map(|m| (m.role, &m.metadata)).collect();
+    let theirs: Vec<(Role, &Metadata)> = authored.iter().map(|m| (m.role, &m.metadata)).collect();
     if ours != theirs {
         return Err(ChatViolation::NotTheAuthors {
             ours: format!("{ours:?}"),

@@ -33,6 +33,7 @@
 
 pub mod contract;
 mod marker;
+mod metadata;
 mod readers;
 mod render;
 
@@ -49,6 +50,8 @@ pub use render::render;
 use crate::char_class::is_invisible_format;
 use marker::{Marker, parse_marker};
 use readers::{WholeText, first_unplain, marker_role, whole_line_role};
+
+pub use metadata::Metadata;
 
 /// The attribute that carries the nonce; never part of a message's metadata.
 pub const NONCE_KEY: &str = "nonce";
@@ -86,7 +89,7 @@ pub struct Message<'a> {
     /// The marker's attributes but the nonce, coerced: `true`/`false`
     /// (any case) are booleans, integers and finite floats are numbers,
     /// everything else is a string.
-    pub metadata: BTreeMap<String, Value>,
+    pub metadata: Metadata,
 }
 
 impl Message<'_> {
@@ -257,11 +260,14 @@ fn coerce(value: &str) -> Value {
     Value::String(value.to_string())
 }
 
-/// Built by insertion, the last of equal keys winning as in `collect`: a
-/// marker has a few attributes, and `collect` would first gather and sort
-/// them in a vector of its own.
-fn metadata(marker: &Marker<'_>) -> BTreeMap<String, Value> {
-    let mut metadata = BTreeMap::new();
+/// Built by insertion, the last of equal keys winning.
+fn metadata(marker: &Marker<'_>) -> Metadata {
+    let authored = marker
+        .attributes
+        .iter()
+        .filter(|attribute| attribute.key != NONCE_KEY)
+        .count();
+    let mut metadata = Metadata::with_capacity(authored);
     for attribute in &marker.attributes {
         if attribute.key != NONCE_KEY {
             metadata.insert(attribute.key.to_string(), coerce(attribute.value));
@@ -275,7 +281,7 @@ fn metadata(marker: &Marker<'_>) -> BTreeMap<String, Value> {
 /// it is borrowed whole, or copied once when a `\r\n` must be rewritten).
 struct Pending {
     role: Role,
-    metadata: BTreeMap<String, Value>,
+    metadata: Metadata,
     /// From the start of the first content line to the end of the last one.
     span: Option<(usize, usize)>,
     /// Whether a line of the span ended in `\r\n`, whose `\r` is dropped.
@@ -285,7 +291,7 @@ struct Pending {
 }
 
 impl Pending {
-    fn new(role: Role, metadata: BTreeMap<String, Value>, preamble: bool) -> Pending {
+    fn new(role: Role, metadata: Metadata, preamble: bool) -> Pending {
         Pending {
             role,
             metadata,
@@ -354,7 +360,7 @@ pub fn parse<'a>(
         context.markers.min(text.len() / 64)
     });
     let mut messages = Vec::with_capacity(expected + 1);
-    let mut pending = Pending::new(Role::System, BTreeMap::new(), true);
+    let mut pending = Pending::new(Role::System, Metadata::new(), true);
     let mut markers = 0;
     let mut whole_text = context.map(|_| WholeText::new());
     // Where the next byte lies that makes its line unplain: a strict

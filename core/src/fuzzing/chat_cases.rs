@@ -10,7 +10,7 @@ use arbitrary::Unstructured;
 
 use super::chat_grammar::*;
 use crate::chat::contract::{ChatViolation, check_strict_render};
-use crate::chat::{Context, Message, NONCE_KEY, Role, parse};
+use crate::chat::{Context, Message, Metadata, NONCE_KEY, Role, parse};
 
 type Result<T> = arbitrary::Result<T>;
 
@@ -519,7 +519,7 @@ pub fn written_messages(
         let lead = pick(u, GRAMMAR_BLANKS)?;
         let hash = pick(u, GRAMMAR_HASHES)?;
         let (role, name) = spelled_role(u)?;
-        let mut metadata = BTreeMap::new();
+        let mut metadata = Metadata::new();
         let mut written = BTreeMap::new();
         for _ in 0..u.int_in_range(0..=3)? {
             let key = pick(u, KEYS)?;
