@@ -292,8 +292,20 @@ const MAX_ENCODED_RUN: usize = 64 * 1024;
 
 /// A byte of a base64 (standard or URL-safe) or hex run.
 fn is_encoded_byte(byte: u8) -> bool {
-    byte.is_ascii_alphanumeric() || matches!(byte, b'+' | b'/' | b'_' | b'-')
+    ENCODED_BYTES[usize::from(byte)]
 }
+
+/// [`is_encoded_byte`] as a table: the scan reads every byte of a page.
+const ENCODED_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let b = byte as u8;
+        table[byte] = b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'_' | b'-');
+        byte += 1;
+    }
+    table
+};
 
 /// Every run that could be base64 or hex: the matches of
 /// `[A-Za-z0-9+/_-]{24,}={0,2}` (scanned by hand, in one pass over the

@@ -210,18 +210,18 @@ impl RuleSearch {
     /// Every rule's non-overlapping leftmost-first matches on `text`, as
     /// `(rule, start, end)`, rule by rule in order, each rule's in order.
     pub fn find_all(&self, text: &str) -> Vec<(usize, usize, usize)> {
-        let mut candidates: Vec<(u32, u32)> = Vec::new();
+        // Each rule's candidate starts apart, sorted rule by rule: the same
+        // order as sorting (rule, start) pairs, at a fraction of the cost
+        // (a page gives hundreds of thousands of them).
+        let mut candidates: Vec<Vec<u32>> = vec![Vec::new(); self.regexes.len()];
         for hit in self.prefixes.find_overlapping_iter(text) {
             let start = u32::try_from(hit.start()).unwrap_or(u32::MAX);
             for &rule in &self.literal_rules[hit.pattern().as_usize()] {
-                candidates.push((rule, start));
+                candidates[rule as usize].push(start);
             }
         }
-        candidates.sort_unstable();
-        candidates.dedup();
         let mut found = Vec::new();
-        let mut next = candidates.iter().peekable();
-        for rule in 0..self.regexes.len() {
+        for (rule, starts) in candidates.iter_mut().enumerate() {
             if let Starts::Anywhere = self.starts[rule] {
                 if let RuleRegex::Whole(regex) = self.regex(rule) {
                     found.extend(
@@ -233,12 +233,10 @@ impl RuleSearch {
                 }
                 continue;
             }
+            starts.sort_unstable();
+            starts.dedup();
             let mut resume = 0;
-            while let Some(&&(candidate_rule, start)) = next.peek() {
-                if candidate_rule as usize != rule {
-                    break;
-                }
-                next.next();
+            for &start in starts.iter() {
                 let start = start as usize;
                 if start < resume {
                     continue;
