@@ -313,25 +313,39 @@ const ENCODED_BYTES: [bool; 256] = {
 pub fn encoded_runs(text: &str) -> Vec<Carrier> {
     let bytes = text.as_bytes();
     let mut found = Vec::new();
+    // No run crosses `at` from the left unread: the byte before it, or
+    // the byte at it, is none of a run's.
     let mut at = 0;
     while at < bytes.len() {
-        if !is_encoded_byte(bytes[at]) {
-            at += 1;
+        // A run long enough holds the byte MIN_ENCODED_RUN - 1 ahead of
+        // every place it may start from here: if that byte is none of a
+        // run's, no run starts before it (most words are shorter).
+        let probe = at + MIN_ENCODED_RUN - 1;
+        if probe >= bytes.len() {
+            break;
+        }
+        if !is_encoded_byte(bytes[probe]) {
+            at = probe + 1;
             continue;
         }
-        let start = at;
-        while at < bytes.len() && is_encoded_byte(bytes[at]) {
-            at += 1;
+        let mut start = probe;
+        while start > at && is_encoded_byte(bytes[start - 1]) {
+            start -= 1;
         }
-        if at - start < MIN_ENCODED_RUN {
+        let mut end = probe + 1;
+        while end < bytes.len() && is_encoded_byte(bytes[end]) {
+            end += 1;
+        }
+        if end - start < MIN_ENCODED_RUN {
+            at = end + 1;
             continue;
         }
-        let padding = bytes[at..]
+        let padding = bytes[end..]
             .iter()
             .take(2)
             .take_while(|&&b| b == b'=')
             .count();
-        at += padding;
+        at = end + padding;
         if at - start <= MAX_ENCODED_RUN {
             found.push(Carrier {
                 kind: CarrierKind::Encoded,

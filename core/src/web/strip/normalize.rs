@@ -453,8 +453,16 @@ fn build(original: &str, as_seen: bool) -> Normalized {
                 .map_or(bytes.len(), |offset| at + offset);
             out.text
                 .extend(bytes[at..run_end].iter().map(u8::to_ascii_lowercase));
-            out.origin
-                .extend((at..run_end).map(|i| Origin::new(i..i + 1)));
+            match (u32::try_from(at), u32::try_from(run_end)) {
+                // The common case, without a bounds check per byte.
+                (Ok(from), Ok(to)) => out.origin.extend((from..to).map(|i| Origin {
+                    start: i,
+                    end: i + 1,
+                })),
+                _ => out
+                    .origin
+                    .extend((at..run_end).map(|i| Origin::new(i..i + 1))),
+            }
             at = run_end;
             continue;
         }
