@@ -69,7 +69,10 @@ const MAX_TAG_NAME: usize = 16;
 /// are.
 pub struct OpeningTag {
     range: Range<usize>,
-    name: String,
+    /// The name lowercased, in place: a page has a tag every few words,
+    /// and a `String` each was an allocation each.
+    name: [u8; MAX_TAG_NAME],
+    name_len: u8,
     attributes: Range<usize>,
 }
 
@@ -93,9 +96,15 @@ pub fn opening_tags(text: &str) -> Vec<OpeningTag> {
                     .iter()
                     .take_while(|b| b.is_ascii_alphanumeric())
                     .count();
+                let mut name = [0u8; MAX_TAG_NAME];
+                for (to, from) in name.iter_mut().zip(&bytes[start + 1..start + 1 + name_len]) {
+                    *to = from.to_ascii_lowercase();
+                }
                 found.push(OpeningTag {
                     range: start..end,
-                    name: text[start + 1..start + 1 + name_len].to_ascii_lowercase(),
+                    name,
+                    name_len: u8::try_from(name_len)
+                        .expect("opening_tag_at reads names of at most MAX_TAG_NAME bytes"),
                     attributes: start + 1 + name_len..end - 1,
                 });
                 at = end;
@@ -104,6 +113,13 @@ pub fn opening_tags(text: &str) -> Vec<OpeningTag> {
         }
     }
     found
+}
+
+impl OpeningTag {
+    fn name(&self) -> &str {
+        std::str::from_utf8(&self.name[..usize::from(self.name_len)])
+            .expect("a tag name is ASCII letters and digits")
+    }
 }
 
 /// The end of the opening tag that starts at `start` (a `<`), if one does.
@@ -187,16 +203,16 @@ pub fn hidden_elements(text: &str, tags: &[OpeningTag]) -> Vec<Carrier> {
         }
         let attributes = &text[tag.attributes.clone()];
         // A template's content is never rendered.
-        let hidden = tag.name == "template" || HIDING.is_match(attributes);
+        let hidden = tag.name() == "template" || HIDING.is_match(attributes);
         let screen_reader = !hidden && SCREEN_READER.is_match(attributes);
         if !(hidden || screen_reader)
-            || VOID_ELEMENTS.contains(&tag.name.as_str())
+            || VOID_ELEMENTS.contains(&tag.name())
             || attributes.trim_end().ends_with('/')
         {
             continue;
         }
         let inner_start = tag.range.end;
-        let (inner_end, end) = closing_tag(text, inner_start, &tag.name);
+        let (inner_end, end) = closing_tag(text, inner_start, tag.name());
         // Nested carriers are read with the outer one: screen-reader text
         // that holds an element hidden from everyone is hidden text too.
         let hidden = hidden || HIDING.is_match(&text[inner_start..inner_end]);
