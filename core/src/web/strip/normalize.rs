@@ -735,6 +735,82 @@ mod tests {
         }
     }
 
+    /// `fold_leetspeak` visits only words that hold a stand-in; read here
+    /// the plain way, every word in turn (the fold as first written), on
+    /// random words of letters, stand-ins, marks and gaps.
+    #[test]
+    fn leetspeak_folds_each_word_as_one_read_word_by_word() {
+        fn word_by_word(text: &str) -> String {
+            let leet = |b: u8| match b {
+                b'0' => Some(b'o'),
+                b'1' => Some(b'i'),
+                b'3' => Some(b'e'),
+                b'4' | b'@' => Some(b'a'),
+                b'5' | b'$' => Some(b's'),
+                b'7' => Some(b't'),
+                b'8' => Some(b'b'),
+                b'6' | b'9' => Some(b'g'),
+                _ => None,
+            };
+            let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'@' || b == b'$';
+            let mut bytes = text.as_bytes().to_vec();
+            for i in 1..bytes.len().saturating_sub(1) {
+                if bytes[i - 1].is_ascii_alphanumeric() && bytes[i + 1].is_ascii_alphanumeric() {
+                    match bytes[i] {
+                        b'!' => bytes[i] = b'i',
+                        b'|' => bytes[i] = b'l',
+                        _ => {}
+                    }
+                }
+            }
+            let mut i = 0;
+            while i < bytes.len() {
+                if !is_word(bytes[i]) {
+                    i += 1;
+                    continue;
+                }
+                let mut start = i;
+                while i < bytes.len() && is_word(bytes[i]) {
+                    i += 1;
+                }
+                if bytes[start] == b'@' && i - start > 4 {
+                    start += 1;
+                }
+                let word = &mut bytes[start..i];
+                if word.iter().any(u8::is_ascii_lowercase)
+                    && word.iter().any(|&b| leet(b).is_some())
+                {
+                    for b in word.iter_mut() {
+                        if let Some(letter) = leet(*b) {
+                            *b = letter;
+                        }
+                    }
+                }
+            }
+            String::from_utf8(bytes).expect("ASCII in, ASCII out")
+        }
+        let alphabet = b"ae1034@$!| .-x7";
+        let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..20_000 {
+            let len = (next() % 24) as usize;
+            let text: String = (0..len)
+                .map(|_| char::from(alphabet[(next() % alphabet.len() as u64) as usize]))
+                .collect();
+            let mut view = super::Normalized {
+                text: text.clone(),
+                origin: vec![super::Origin { start: 0, end: 1 }; text.len()],
+            };
+            super::fold_leetspeak(&mut view);
+            assert_eq!(view.text, word_by_word(&text), "{text:?}");
+        }
+    }
+
     #[test]
     fn letter_spacing_collapses() {
         assert_eq!(view("i g n o r e all"), "ignore all");
