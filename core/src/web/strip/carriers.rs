@@ -69,7 +69,10 @@ const MAX_TAG_NAME: usize = 16;
 /// are.
 pub struct OpeningTag {
     range: Range<usize>,
-    name: String,
+    /// The name lowercased, in place: a page has a tag every few words,
+    /// and a `String` each was an allocation each.
+    name: [u8; MAX_TAG_NAME],
+    name_len: u8,
     attributes: Range<usize>,
 }
 
@@ -93,9 +96,15 @@ pub fn opening_tags(text: &str) -> Vec<OpeningTag> {
                     .iter()
                     .take_while(|b| b.is_ascii_alphanumeric())
                     .count();
+                let mut name = [0u8; MAX_TAG_NAME];
+                for (to, from) in name.iter_mut().zip(&bytes[start + 1..start + 1 + name_len]) {
+                    *to = from.to_ascii_lowercase();
+                }
                 found.push(OpeningTag {
                     range: start..end,
-                    name: text[start + 1..start + 1 + name_len].to_ascii_lowercase(),
+                    name,
+                    name_len: u8::try_from(name_len)
+                        .expect("opening_tag_at reads names of at most MAX_TAG_NAME bytes"),
                     attributes: start + 1 + name_len..end - 1,
                 });
                 at = end;
@@ -104,6 +113,13 @@ pub fn opening_tags(text: &str) -> Vec<OpeningTag> {
         }
     }
     found
+}
+
+impl OpeningTag {
+    fn name(&self) -> &str {
+        std::str::from_utf8(&self.name[..usize::from(self.name_len)])
+            .expect("a tag name is ASCII letters and digits")
+    }
 }
 
 /// The end of the opening tag that starts at `start` (a `<`), if one does.
@@ -187,16 +203,16 @@ pub fn hidden_elements(text: &str, tags: &[OpeningTag]) -> Vec<Carrier> {
         }
         let attributes = &text[tag.attributes.clone()];
         // A template's content is never rendered.
-        let hidden = tag.name == "template" || HIDING.is_match(attributes);
+        let hidden = tag.name() == "template" || HIDING.is_match(attributes);
         let screen_reader = !hidden && SCREEN_READER.is_match(attributes);
         if !(hidden || screen_reader)
-            || VOID_ELEMENTS.contains(&tag.name.as_str())
+            || VOID_ELEMENTS.contains(&tag.name())
             || attributes.trim_end().ends_with('/')
         {
             continue;
         }
         let inner_start = tag.range.end;
-        let (inner_end, end) = closing_tag(text, inner_start, &tag.name);
+        let (inner_end, end) = closing_tag(text, inner_start, tag.name());
         // Nested carriers are read with the outer one: screen-reader text
         // that holds an element hidden from everyone is hidden text too.
         let hidden = hidden || HIDING.is_match(&text[inner_start..inner_end]);
@@ -292,8 +308,20 @@ const MAX_ENCODED_RUN: usize = 64 * 1024;
 
 /// A byte of a base64 (standard or URL-safe) or hex run.
 fn is_encoded_byte(byte: u8) -> bool {
-    byte.is_ascii_alphanumeric() || matches!(byte, b'+' | b'/' | b'_' | b'-')
+    ENCODED_BYTES[usize::from(byte)]
 }
+
+/// [`is_encoded_byte`] as a table: the scan reads every byte of a page.
+const ENCODED_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let b = byte as u8;
+        table[byte] = b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'_' | b'-');
+        byte += 1;
+    }
+    table
+};
 
 /// Every run that could be base64 or hex: the matches of
 /// `[A-Za-z0-9+/_-]{24,}={0,2}` (scanned by hand, in one pass over the
@@ -301,25 +329,39 @@ fn is_encoded_byte(byte: u8) -> bool {
 pub fn encoded_runs(text: &str) -> Vec<Carrier> {
     let bytes = text.as_bytes();
     let mut found = Vec::new();
+    // No run crosses `at` from the left unread: the byte before it, or
+    // the byte at it, is none of a run's.
     let mut at = 0;
     while at < bytes.len() {
-        if !is_encoded_byte(bytes[at]) {
-            at += 1;
+        // A run long enough holds the byte MIN_ENCODED_RUN - 1 ahead of
+        // every place it may start from here: if that byte is none of a
+        // run's, no run starts before it (most words are shorter).
+        let probe = at + MIN_ENCODED_RUN - 1;
+        if probe >= bytes.len() {
+            break;
+        }
+        if !is_encoded_byte(bytes[probe]) {
+            at = probe + 1;
             continue;
         }
-        let start = at;
-        while at < bytes.len() && is_encoded_byte(bytes[at]) {
-            at += 1;
+        let mut start = probe;
+        while start > at && is_encoded_byte(bytes[start - 1]) {
+            start -= 1;
         }
-        if at - start < MIN_ENCODED_RUN {
+        let mut end = probe + 1;
+        while end < bytes.len() && is_encoded_byte(bytes[end]) {
+            end += 1;
+        }
+        if end - start < MIN_ENCODED_RUN {
+            at = end + 1;
             continue;
         }
-        let padding = bytes[at..]
+        let padding = bytes[end..]
             .iter()
             .take(2)
             .take_while(|&&b| b == b'=')
             .count();
-        at += padding;
+        at = end + padding;
         if at - start <= MAX_ENCODED_RUN {
             found.push(Carrier {
                 kind: CarrierKind::Encoded,

@@ -212,11 +212,36 @@ const BLOCK_ELEMENTS: &[&str] = &[
 ];
 
 /// Longest name of [`INLINE_ELEMENTS`] and [`BLOCK_ELEMENTS`] (`blockquote`,
-/// `figcaption`); both lists are sorted, for a binary search.
+/// `figcaption`); both lists are sorted, for review.
 const MAX_ELEMENT_NAME: usize = 10;
 
 /// Longest tag read; a longer `<name …` is text.
 const MAX_TAG_LEN: usize = 4096;
+
+/// A lowercase element name of at most [`MAX_ELEMENT_NAME`] bytes as one
+/// integer, zero-padded: a tag comes every few words of a page, and
+/// comparing integers is cheaper than comparing names byte by byte.
+fn element_key(name: &[u8]) -> u128 {
+    let mut key = [0u8; 16];
+    key[..name.len()].copy_from_slice(name);
+    u128::from_be_bytes(key)
+}
+
+/// Every element of [`INLINE_ELEMENTS`] and [`BLOCK_ELEMENTS`] by key,
+/// sorted, with what its tags become in the view.
+static ELEMENT_KEYS: std::sync::LazyLock<Vec<(u128, Markup)>> = std::sync::LazyLock::new(|| {
+    let mut keys: Vec<(u128, Markup)> = INLINE_ELEMENTS
+        .iter()
+        .map(|name| (element_key(name.as_bytes()), Markup::Nothing))
+        .chain(
+            BLOCK_ELEMENTS
+                .iter()
+                .map(|name| (element_key(name.as_bytes()), Markup::Break)),
+        )
+        .collect();
+    keys.sort_unstable_by_key(|&(key, _)| key);
+    keys
+});
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Markup {
@@ -253,20 +278,12 @@ fn markup_at(text: &str) -> Option<(Markup, usize)> {
     {
         *to = from.to_ascii_lowercase();
     }
-    let name = &lower[..name_len];
-    let kind = if INLINE_ELEMENTS
-        .binary_search_by(|element| element.as_bytes().cmp(name))
-        .is_ok()
-    {
-        Markup::Nothing
-    } else if BLOCK_ELEMENTS
-        .binary_search_by(|element| element.as_bytes().cmp(name))
-        .is_ok()
-    {
-        Markup::Break
-    } else {
-        return None;
-    };
+    let key = element_key(&lower[..name_len]);
+    let elements = &*ELEMENT_KEYS;
+    let kind = elements
+        .binary_search_by_key(&key, |&(known, _)| known)
+        .ok()
+        .map(|index| elements[index].1)?;
     let after = name_start + name_len;
     if !matches!(
         bytes.get(after),
@@ -436,8 +453,16 @@ fn build(original: &str, as_seen: bool) -> Normalized {
                 .map_or(bytes.len(), |offset| at + offset);
             out.text
                 .extend(bytes[at..run_end].iter().map(u8::to_ascii_lowercase));
-            out.origin
-                .extend((at..run_end).map(|i| Origin::new(i..i + 1)));
+            match (u32::try_from(at), u32::try_from(run_end)) {
+                // The common case, without a bounds check per byte.
+                (Ok(from), Ok(to)) => out.origin.extend((from..to).map(|i| Origin {
+                    start: i,
+                    end: i + 1,
+                })),
+                _ => out
+                    .origin
+                    .extend((at..run_end).map(|i| Origin::new(i..i + 1))),
+            }
             at = run_end;
             continue;
         }
@@ -616,34 +641,47 @@ fn fold_leetspeak(view: &mut Normalized) {
     let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'@' || b == b'$';
     let mut bytes = std::mem::take(&mut view.text).into_bytes();
     // `!` and `|` stand for `i` and `l` only inside a word: at its edge
-    // they are punctuation and chat-token bars.
-    for i in 1..bytes.len().saturating_sub(1) {
-        if bytes[i - 1].is_ascii_alphanumeric() && bytes[i + 1].is_ascii_alphanumeric() {
-            match bytes[i] {
-                b'!' => bytes[i] = b'i',
-                b'|' => bytes[i] = b'l',
-                _ => {}
-            }
+    // they are punctuation and chat-token bars. Only their places are
+    // visited (a view has few).
+    let last = bytes.len().saturating_sub(1);
+    // A replaced mark needs a letter or digit on both sides, so it never
+    // decides its neighbour's case: the order they are visited in is free.
+    let marks: Vec<usize> = memchr::memchr2_iter(b'!', b'|', &bytes).collect();
+    for i in marks {
+        if (1..last).contains(&i)
+            && bytes[i - 1].is_ascii_alphanumeric()
+            && bytes[i + 1].is_ascii_alphanumeric()
+        {
+            bytes[i] = if bytes[i] == b'!' { b'i' } else { b'l' };
         }
     }
+    // Words are maximal runs of word bytes, and only a word holding a
+    // stand-in can change: each is found from a stand-in (the next one
+    // after the last word read), not by reading every word.
     let mut i = 0;
-    while i < bytes.len() {
-        if !is_word(bytes[i]) {
-            i += 1;
-            continue;
+    while let Some(offset) = bytes[i..].iter().position(|&b| leet(b).is_some()) {
+        let at = i + offset;
+        let mut start = at;
+        while start > i && is_word(bytes[start - 1]) {
+            start -= 1;
         }
-        let start = i;
-        while i < bytes.len() && is_word(bytes[i]) {
-            i += 1;
+        let mut end = at;
+        while end < bytes.len() && is_word(bytes[end]) {
+            end += 1;
+        }
+        i = end.max(at + 1);
+        if end == at {
+            // A stand-in that is no word byte (none today) is no word.
+            continue;
         }
         // `@name` is a mention, not leetspeak, unless the rest is short
         // (`@ll`).
-        let start = if bytes[start] == b'@' && i - start > 4 {
+        let start = if bytes[start] == b'@' && end - start > 4 {
             start + 1
         } else {
             start
         };
-        let word = &mut bytes[start..i];
+        let word = &mut bytes[start..end];
         let letters = word.iter().any(u8::is_ascii_lowercase);
         let stand_ins = word.iter().any(|&b| leet(b).is_some());
         if letters && stand_ins {
@@ -697,6 +735,82 @@ mod tests {
         }
     }
 
+    /// `fold_leetspeak` visits only words that hold a stand-in; read here
+    /// the plain way, every word in turn (the fold as first written), on
+    /// random words of letters, stand-ins, marks and gaps.
+    #[test]
+    fn leetspeak_folds_each_word_as_one_read_word_by_word() {
+        fn word_by_word(text: &str) -> String {
+            let leet = |b: u8| match b {
+                b'0' => Some(b'o'),
+                b'1' => Some(b'i'),
+                b'3' => Some(b'e'),
+                b'4' | b'@' => Some(b'a'),
+                b'5' | b'$' => Some(b's'),
+                b'7' => Some(b't'),
+                b'8' => Some(b'b'),
+                b'6' | b'9' => Some(b'g'),
+                _ => None,
+            };
+            let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'@' || b == b'$';
+            let mut bytes = text.as_bytes().to_vec();
+            for i in 1..bytes.len().saturating_sub(1) {
+                if bytes[i - 1].is_ascii_alphanumeric() && bytes[i + 1].is_ascii_alphanumeric() {
+                    match bytes[i] {
+                        b'!' => bytes[i] = b'i',
+                        b'|' => bytes[i] = b'l',
+                        _ => {}
+                    }
+                }
+            }
+            let mut i = 0;
+            while i < bytes.len() {
+                if !is_word(bytes[i]) {
+                    i += 1;
+                    continue;
+                }
+                let mut start = i;
+                while i < bytes.len() && is_word(bytes[i]) {
+                    i += 1;
+                }
+                if bytes[start] == b'@' && i - start > 4 {
+                    start += 1;
+                }
+                let word = &mut bytes[start..i];
+                if word.iter().any(u8::is_ascii_lowercase)
+                    && word.iter().any(|&b| leet(b).is_some())
+                {
+                    for b in word.iter_mut() {
+                        if let Some(letter) = leet(*b) {
+                            *b = letter;
+                        }
+                    }
+                }
+            }
+            String::from_utf8(bytes).expect("ASCII in, ASCII out")
+        }
+        let alphabet = b"ae1034@$!| .-x7";
+        let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..20_000 {
+            let len = (next() % 24) as usize;
+            let text: String = (0..len)
+                .map(|_| char::from(alphabet[(next() % alphabet.len() as u64) as usize]))
+                .collect();
+            let mut view = super::Normalized {
+                text: text.clone(),
+                origin: vec![super::Origin { start: 0, end: 1 }; text.len()],
+            };
+            super::fold_leetspeak(&mut view);
+            assert_eq!(view.text, word_by_word(&text), "{text:?}");
+        }
+    }
+
     #[test]
     fn letter_spacing_collapses() {
         assert_eq!(view("i g n o r e all"), "ignore all");
@@ -716,6 +830,13 @@ mod tests {
                     .all(|name| name.len() <= super::MAX_ELEMENT_NAME)
             );
         }
+        // One key, one kind: a name in both lists would read as either.
+        let keys = &*super::ELEMENT_KEYS;
+        assert!(keys.windows(2).all(|pair| pair[0].0 < pair[1].0));
+        assert_eq!(
+            keys.len(),
+            super::INLINE_ELEMENTS.len() + super::BLOCK_ELEMENTS.len()
+        );
     }
 
     #[test]
