@@ -701,7 +701,92 @@ def names_a_leak(after):
     if _leading_ascii_lower(after.lstrip(" \n")) in _NOT_CREDENTIALS:
         return False
     line = after.split("\n", 1)[0][:64]
-    return not ("header" in line or "authorization" in line)
+    return not any(place in line for place in _NOT_LEAK_PLACES)
+
+
+_NOT_LEAK_PLACES = (
+    "header",
+    "authorization",
+    "secrets manager",
+    "secret manager",
+    "password manager",
+    "vault",
+    "keychain",
+)
+
+_REPORTING = (
+    "ask you to",
+    "asks you to",
+    "asked you to",
+    "asking you to",
+    "ask users to",
+    "asks users to",
+    "asked users to",
+    "told me to",
+    "tells me to",
+    "told you to",
+    "tells you to",
+    "told them to",
+    "told users to",
+    "a request to",
+    "requests to",
+    "request to",
+    "attempts to",
+    "attempt to",
+    "tries to",
+    "tried to",
+    "trying to",
+    "a model to",
+    "the model to",
+    "an assistant to",
+    "a chatbot to",
+    "an ai to",
+)
+
+
+def not_reported(before):
+    tail = _trim_end(before[-40:])
+    return not_negated(before) and not tail.endswith(_REPORTING)
+
+
+_SETUPS = (
+    "if you use",
+    "if you are using",
+    "if you're using",
+    "if you have",
+    "if you run",
+    "if you installed",
+    "si vous",
+    "si tu ",
+    "si usted",
+    "si usas",
+    "si utilizas",
+    "si tienes",
+    "wenn sie",
+    "wenn du",
+    "falls sie",
+    "falls du",
+    "se você",
+    "se voce",
+    "se usi",
+    "se utilizzi",
+    "se hai",
+    "kalau pakai",
+    "kalau menggunakan",
+    "jika anda menggunakan",
+    "jika menggunakan",
+    "如果您",
+    "如果你",
+)
+_MODELS = (" ai", " ia", " ki", "assistant", "model", "llm", "bot", "agent")
+
+
+def not_for_a_reader_setup(before):
+    sentence = re.split(r"[.!?\n]", before)[-1]
+    sentence = _trim_start(sentence)
+    return not (
+        sentence.startswith(_SETUPS) and not any(model in sentence for model in _MODELS)
+    )
 
 
 def not_after_a_quote(before):
@@ -731,6 +816,8 @@ _CHECKS = {
     "not_an_identifier": not_an_identifier,
     "not_negated": not_negated,
     "names_a_leak": names_a_leak,
+    "not_reported": not_reported,
+    "not_for_a_reader_setup": not_for_a_reader_setup,
     "not_after_a_quote": not_after_a_quote,
     "not_before_a_quote": not_before_a_quote,
     "not_plain_lowercase": not_plain_lowercase,
