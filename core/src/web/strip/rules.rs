@@ -564,7 +564,7 @@ const AI_NOUN: &str = r"(?:(?:ai|llm)~?(?:based|powered|driven|enabled)|ai|a\.i\
 const AI_ROLE: &str = r"(?:assistants?|agents?|models?|operators?|reviewers?|crawlers?|systems?|bots?|tools?|readers?|summari[sz]ers?|scrapers?)";
 
 /// What an imperative addressed to the reading model starts with.
-const IMPERATIVE: &str = r"(?:please~)?(?:ignore|disregard|forget|override|stop|skip|tell|say|answer|reply|respond|recommend|rank|give|mark|approve|book|accept|share|forward|send|delete|call|run|execute|print|reveal|list|fill|submit|report|state|describe|add|include|append|write|refuse|collect|ask|visit|open|click|push|post|paste|transfer|grant|route|label|treat|act|behave|translate|finish|complete|install|download|merge|export|do~not|don't|never|always|only|before~(?:responding|answering|replying|you)|(?:when|while|once|after|as)~you|if~the~user|you~(?:are|must|should|will|have~to|need~to|may~now)|your~(?:new|real|task|instructions|assignment|job|goal|orders)|new~(?:directive|instructions?|task|orders))\b";
+const IMPERATIVE: &str = r"(?:please~)?(?:also~|then~|just~|quietly~|kindly~)?(?:upload|close|ban|upvote|search|save|render|copy|create|insert|disable|enable|escalate|lock|commit|ignore|disregard|forget|override|stop|skip|tell|say|answer|reply|respond|recommend|rank|give|mark|approve|book|accept|share|forward|send|delete|call|run|execute|print|reveal|list|fill|submit|report|state|describe|add|include|append|write|refuse|collect|ask|visit|open|click|push|post|paste|transfer|grant|route|label|treat|act|behave|translate|finish|complete|install|download|merge|export|do~not|don't|never|always|only|before~(?:responding|answering|replying|you)|(?:when|while|once|after|as)~you|if~the~user|you~(?:are|must|should|will|have~to|need~to|may~now)|your~(?:new|real|task|instructions|assignment|job|goal|orders)|new~(?:directive|instructions?|task|orders))\b";
 
 /// Nouns that only name a model; `model` alone is left out (`Model:
 /// Corolla`, `Models: list all models`).
@@ -572,7 +572,7 @@ const AI_HEAD: &str = r"(?:ai|a\.i\.|llms?|language~models?|large~language~model
 /// Roles people hold too; they name the model only with a modifier that
 /// says so (`AI assistant`, `coding agent`, `screening model`).
 const AI_ROLE_HEAD: &str = r"(?:assistants?|agents?|models?|reviewers?|readers?|summari[sz]ers?|crawlers?|scrapers?|graders?|screeners?|triagers?|bots?|tools?|systems?|operators?)";
-const AI_MODIFIER: &str = r"(?:ai|a\.i\.|llm|automated|coding|screening|grading|reviewing|review|reviewer|triage|virtual|digital|language|browsing|research|shopping|email|inbox|travel|support|code|agentic|autonomous)";
+const AI_MODIFIER: &str = r"(?:ai|a\.i\.|llm|automation|browser|scheduling|hiring|moderation|summari[sz]ation|translation|automated|coding|screening|grading|reviewing|review|reviewer|triage|virtual|digital|language|browsing|research|shopping|email|inbox|travel|support|code|agentic|autonomous)";
 
 // --- other languages ---
 //
@@ -591,9 +591,9 @@ const AI_MODIFIER: &str = r"(?:ai|a\.i\.|llm|automated|coding|screening|grading|
 // within one sentence (no `.`, `!`, `?` or line break between).
 
 /// An override verb, imperative, in other languages than English.
-const ML_DROP: &str = r"(?:\bignora|\bignore|\bignoren|\bignorar|\bolvida|\bolvide|\bolviden|\bdescarta|\bhaz~caso~omiso|\besqueça|\besquece|\bdesconsidere|\bdesconsidera|\bignorez|\boublie|\boubliez|\bignoriere|\bignorier|\bignorieren~sie|\bvergiss|\bvergessen~sie|\bmissachte|\bdimentica|\bdimenticate|\bignorate|\btrascura|\bnegeer|\bvergeet|\bzignoruj|\bignoruj|\bzapomnij|\babaikan|\blupakan|\bacuhkan|\bbỏ~qua|\bphớt~lờ|\bquên~đi|\byok~say\b|\byok~sayın\b|\byoksay\b|\bgörmezden~gel\b|\bgörmezden~gelin\b|\bunut\b|\bunutun\b|\bpuuza|\bsahau|\bziba|\bkhohlwa|\bkalimutan|\bbalewalain|\bpansinin|\banghofia|\banwybydda|\bhunsaðu|\bhunsa|\bgleymdu|\bwatsi~da|\bmanta~da|\bfojú~fo|\bgbàgbé|\bqunqay|игнорируй|игнорируйте|проигнорируй|забудь|забудьте|не~обращай~внимания|忽略|无视|忽视|不要理会|不理会|唔好理|别理|別理|忘记|忘掉|忘記|無視|忘れ|무시|잊어|잊고|अनदेखा|नज़रअंदाज़|नजरअंदाज|भूल~जाओ|भूल~जाइए|बेवास्ता|दुर्लक्ष|উপেক্ষা|ভুলে~যাও|অগ্রাহ্য|نظر~انداز|نظرانداز|بھول~جاؤ|نادیده|فراموش~کن|تجاهل|انسَ|புறக்கணி|மறந்துவிடு|పట్టించుకోకు|విస్మరించు|మర్చిపో|เพิกเฉย|ละเลย|ลืม|ไม่ต้องสนใจ|ችላ|እርሳ|නොසලකා|අමතක|មិនអើពើ|បំភ្លេច)";
+const ML_DROP: &str = r"(?:\bignora|\bignore|\bignoren|\bignorar|\bolvida|\bolvide|\bolviden|\bdescarta|\bhaz~caso~omiso|\besqueça|\besquece|\bdesconsidere|\bdesconsidera|\bignorez|\boublie|\boubliez|\bignoriere|\bignorier|\bignorieren~sie|\bvergiss|\bvergessen~sie|\bmissachte|\bdimentica|\bdimenticate|\bignorate|\btrascura|\bnegeer|\bvergeet|\bzignoruj|\bignoruj|\bzapomnij|\babaikan|\blupakan|\bacuhkan|\bbỏ~qua|\bphớt~lờ|\bquên~đi|\byok~say\b|\byok~sayın\b|\byoksay\b|\bgörmezden~gel\b|\bgörmezden~gelin\b|\bunut\b|\bunutun\b|\bpuuza|\bsahau|\bziba|\bkhohlwa|\bkalimutan|\bbalewalain|\bne~tiens~pas~compte|\bne~tenez~pas~compte|\bboş~ver\b|\bjangan~hiraukan|\bhiraukan|\bnegeer|\bpansinin|\banghofia|\banwybydda|\bhunsaðu|\bhunsa|\bgleymdu|\bwatsi~da|\bmanta~da|\bfojú~fo|\bgbàgbé|\bqunqay|игнорируй|игнорируйте|ігноруй|ігноруйте|проигнорируй|забудь|забудьте|не~обращай~внимания|忽略|无视|忽视|不要理会|不理会|唔好理|别理|別理|忘记|忘掉|忘記|無視|忘れ|무시|잊어|잊고|अनदेखा|नज़रअंदाज़|नजरअंदाज|भूल~जाओ|भूल~जाइए|बेवास्ता|दुर्लक्ष|উপেক্ষা|ভুলে~যাও|অগ্রাহ্য|نظر~انداز|نظرانداز|بھول~جاؤ|نادیده|فراموش~کن|تجاهل|انسَ|புறக்கணி|மறந்துவிடு|పట్టించుకోకు|విస్మరించు|మర్చిపో|เพิกเฉย|ละเลย|ลืม|ไม่ต้องสนใจ|ችላ|እርሳ|නොසලකා|අමතක|មិនអើពើ|បំភ្លេច)";
 /// `previous`, `earlier`, `given before`, in other languages.
-const ML_EARLIER: &str = r"(?:anteriores|previas|prévias|precedentes|précédentes|antérieures|vorherigen|bisherigen|vorigen|früheren|obigen|precedenti|vorige|eerdere|voorgaande|предыдущ|прежние|прошлые|poprzedni|wcześniejsz|sebelumnya|trước~đây|trước~đó|trước|önceki|awali|zilizopita|yangaphambili|zangaphambili|naunang|nakaraang|blaenorol|fyrri|a~baya|tẹ́lẹ̀|之前|以前|先前|上面|上述|前面|此前|以上|これまで|上記|先ほど|今まで|前の|이전|앞서|앞의|위의|기존|पिछले|पिछली|पहले|आधीच्या|पूर्वीच्या|मागील|अघिल्ला|আগের|পূর্ববর্তী|پچھلی|پچھلے|سابقہ|قبلی|پیشین|السابقة|முந்தைய|ఇంతకు~ముందు|మునుపటి|ก่อนหน้า|የቀድሞ|ቀደም|පෙර|មុន|ñawpaq)";
+const ML_EARLIER: &str = r"(?:anteriores|previas|prévias|precedentes|précédentes|antérieures|vorherigen|bisherigen|vorigen|früheren|obigen|precedenti|vorige|eerdere|voorgaande|предыдущ|прежние|прошлые|poprzedni|wcześniejsz|sebelumnya|trước~đây|trước~đó|trước|önceki|awali|zilizopita|yangaphambili|zangaphambili|naunang|nakaraang|blaenorol|fyrri|a~baya|tẹ́lẹ̀|之前|以前|先前|上面|上述|前面|此前|以上|これまで|上記|先ほど|今まで|前の|이전|앞서|앞의|위의|기존|पिछले|पिछली|पहले|आधीच्या|पूर्वीच्या|मागील|अघिल्ला|আগের|পূর্ববর্তী|پچھلی|پچھلے|سابقہ|قبلی|پیشین|السابقة|முந்தைய|ఇంతకు~ముందు|మునుపటి|ก่อนหน้า|የቀድሞ|ቀደም|පෙර|មុន|ñawpaq|que~recebeu|que~recibiste|que~te~dieron|que~te~han~dado|qu'on~t'a~donn|die~du~erhalten~hast|die~dir~gegeben|che~hai~ricevuto|che~ti~sono~state~date|которые~тебе~дали|yang~diberikan|sana~verilen|أعطاك|المعطاة~لك|desarrollador|desenvolvedor|développeur|entwickler|sviluppatore|разработчик|pengembang|geliştirici|المطور|开发者|開発者|개발자|डेवलपर)";
 /// `instructions`, `rules`, `orders`, in other languages.
 const ML_ORDERS: &str = r"(?:instrucciones|instruções|indicaciones|indicações|órdenes|ordens|reglas|regras|orientações|consignes|instructions|règles|directives|anweisungen|instruktionen|regeln|befehle|vorgaben|istruzioni|regole|indicazioni|instructies|opdrachten|инструкци|указани|правил|команд|instrukcj|polece|zasad|instruksi|perintah|aturan|petunjuk|chỉ~dẫn|hướng~dẫn|chỉ~thị|quy~tắc|talimat|kural|komut|maagizo|maelekezo|imiyalelo|imiyalo|tagubilin|panuto|cyfarwyddyd|cyfarwyddiadau|fyrirmæli|leiðbeiningar|umarni|ìtọ́sọ́nà|kamachikuy|指令|指示|说明|規則|规则|命令|设定|設定|指引|ルール|プロンプト|지시|명령|지침|규칙|निर्देश|आदेश|नियम|सूचनांकडे|নির্দেশ|নিয়ম|ہدایات|ہدایت|احکامات|دستورالعمل|دستورات|دستور|التعليمات|تعليمات|الأوامر|القواعد|அறிவுறுத்தல்|கட்டளை|விதிகள்|సూచన|నియమ|ఆదేశ|คำสั่ง|คำแนะนำ|መመሪያ|ትዕዛዝ|උපදෙස්|ការណែនាំ|បញ្ជា)";
 /// A gap inside one sentence.
@@ -606,6 +606,14 @@ const ML_NOW_YOU_ARE: &str = r"(?:\ba~partir~de~ahora~eres|\bde~ahora~en~adelant
 /// `du bist jetzt für die Kaffeemaschine zuständig` name none.
 const ML_PERSONA_SIGN: &str = r"(?:\b(?:ai|ia|ki|dan|llm|gpt|bot|chatbot|yz)\b|asistente|assistente|assistent|modelo|modello|mod[eè]le|sin~restricciones|sin~l[ií]mites|sin~reglas|sem~restrições|sem~limites|sans~(?:restrictions|limites|règles)|ohne~(?:einschränkungen|regeln|grenzen)|senza~(?:restrizioni|limiti|regole)|без~ограничени|ии|ассистент|бот|bez~ogranicze|tanpa~(?:batasan|aturan|batas)|không~giới~hạn|trợ~lý|yapay~zek|kısıtlaması~olmayan|kısıtlamasız|bila~(?:vikwazo|mipaka)|akili~bandia|walang~(?:anumang~)?limitasyon|heb~(?:gyfyngiadau|reolau)|án~takmarkana|takunkumi|ìdènà|没有任何限制|没有限制|不受限制|無限制|冇任何限制|冇限制|人工智能|助手|制限のない|制限なし|制約のない|제한~없는|제한이~없는|인공지능|पाबंदी|प्रतिबंध|एआई|एआय|बंधन~नसलेला|বাধাহীন|এআই|بے~قید|اے~آئی|پابندی|محدودیت|هوش~مصنوعی|قيود|مساعد|ذكاء~اصطناعي|கட்டுப்பாடு|పరిమితులు|ข้อจำกัด|ገደብ|සීමා|ដែនកំណត់|restriction|pirat|hacker|personaje|personaggio|personnage|usuario|utilisateur|nutzer|utente|usuário|пользовател|użytkownik|pengguna|người~dùng|kullanıcı|mtumiaji|umsebenzisi|notand|用户|用戶|ユーザー|사용자|उपयोगकर्ता|वापरकर्ता|प्रयोगकर्ता|ব্যবহারকারী|صارف|کاربر|المستخدم|பயனர்|వినియోగదారు|ผู้ใช้|ተጠቃሚ|පරිශීලක|rechaces|niegues|recuses|refuses|verweigere|rifiut|отказыва|odmawiaj|menolak|từ~chối|reddetme|usikatae|tatanggi|拒绝|拒絕|断らない|拒否|거절|거부|इनकार|नाकार|মানা|প্রত্যাখ্যান|انکار|رد~نکن|ترفض|மறுக்காதே|తిరస్కరించ|ปฏิเสธ|បដិសេធ)";
 
+/// `the user`, in other languages.
+const ML_USER: &str = r"(?:usuario|utilisateur|nutzer|benutzer|utente|usuário|gebruiker|пользовател|користувач|użytkownik|pengguna|người~dùng|kullanıcı|mtumiaji|umsebenzisi|notand|用户|用戶|ユーザー|사용자|उपयोगकर्ता|वापरकर्ता|प्रयोगकर्ता|ব্যবহারকারী|صارف|کاربر|المستخدم|பயனர்|వినియోగదారు|ผู้ใช้|ተጠቃሚ|පරිශීලක|អ្នកប្រើ)";
+/// `request`, `question`, in other languages.
+const ML_REQUEST: &str = r"(?:petición|pregunta|solicitud|pedido|demande|question|requête|anfrage|frage|richiesta|domanda|запрос|вопрос|просьб|prośb|pytani|permintaan|pertanyaan|yêu~cầu|câu~hỏi|isteğ|sorusu|talebi|ombi|swali|vraag|verzoek|要求|请求|請求|問題|问题|質問|リクエスト|依頼|질문|요청|सवाल|प्रश्न|अनुरोध|প্রশ্ন|অনুরোধ|سوال|درخواست|طلب|سؤال|கேள்வி|கோரிக்கை|ప్రశ్న|అభ్యర్థన|คำถาม|คำขอ|ጥያቄ)";
+/// A note addressed to an AI, in other languages: `para la IA:`, `给AI助手`,
+/// `एआई के लिए`; an AI noun with its qualifier, never `assistant` alone
+/// (`L'assistant : …` heads a product page).
+const ML_TO_THE_AI: &str = r"(?:\b(?:asistente~(?:de~)?ia|assistente~(?:de~|di~)?ia|assistant~(?:d'~?)?ia|ki~?assistent(?:en|in)?|asisten~ai|ai~asisten|trợ~lý~ai|msaidizi~wa~ai|yapay~zek[aâ]~asistan[ıi]?(?:na|ya)?|ai~agent|ai~agente|agente~(?:de~)?ia|para~(?:la|el)~ia|pour~l'~?ia|f[uü]r~die~ki|an~die~ki|per~l'~?ia|untuk~(?:asisten~)?ai|buat~ai|voor~de~ai|aan~de~ai)\b|для~(?:ии|нейросети|модели)|мовн(?:а|ої)~модел|языков(?:ая|ой)~модел|给ai|給ai|致ai|aiへ|ai(?:아시스턴트|어시스턴트)?에게|एआई~(?:सहायक~)?(?:के~लिए|को)|এআই~(?:এর~)?জন্য|ai~க்கு|ai~?க்கு|ai'?(?:ya|ye)|للذكاء~الاصطناعي|نموذج~الذكاء~الاصطناعي|مساعد~الذكاء~الاصطناعي|المساعد~الذكي|دستیار~(?:هوش~مصنوعی|هوشمند)|برای~هوش~مصنوعی|ai助手|ai助理|aiアシスタント|ai~어시스턴트)";
 /// `send`, `forward`, `upload`, imperative, in other languages.
 const ML_SEND: &str = r"(?:\b(?:envía|envíe|envia|envie|manda|mande|reenvía|reenvia|encaminhe|transfira|envoie|envoyez|transfère|transférez|transmets|schick|schicke|sende|senden~sie|übermittle|invia|inviate|inoltra|trasmetti|wyślij|prześlij|kirim|kirimkan|unggah|teruskan|gửi|gönder|yolla|ilet|tuma|thumela|ipadala|ipasa|anfon|sendu|aika|fi~ranṣẹ|apachiy)\b|отправь|отправьте|перешли|пришли|вышли|发送|发到|发给|传去|傳去|傳送|传送|上传|上傳|寄给|送信|送って|転送|アップロード|보내|전송|업로드|भेज|पाठव|पठा|পাঠা|بھیج|بفرست|ارسال~کن|أرسل|ارسل|அனுப்பு|పంపు|పంపించు|ส่ง|ላክ|යවන්න|ផ្ញើ)";
 /// What must not be sent, in other languages.
@@ -1022,7 +1030,7 @@ pub fn rules() -> Vec<Rule> {
         ),
         rule(
             FAKE_HEADER,
-            r"\b(?:begin|end|start)~(?:of~)?(?:the~)?(?:system|developer|admin|hidden|secret|new|real)~(?:prompt|message|instructions)\b",
+            r"\b(?:begin|end|start)~(?:of~)?(?:the~)?(?:system|developer|operator|admin|hidden|secret|new|real)~(?:prompt|message|instructions)\b",
         ),
         rule(
             FAKE_HEADER,
@@ -1183,6 +1191,17 @@ pub fn rules() -> Vec<Rule> {
             ROLE_REASSIGNMENT,
             r"\bartık~[^\n.]{0,60}?yapay~zek[aâ]?s[ıi]n\b",
         ),
+        // The reader told to drop the user's request, in other languages:
+        // an override verb and `the user's question` in one sentence.
+        rule(
+            INSTRUCTION_OVERRIDE,
+            format!(
+                r"{ML_DROP}{ML_GAP}{ML_REQUEST}{ML_GAP}{ML_USER}|{ML_DROP}{ML_GAP}{ML_USER}{ML_GAP}{ML_REQUEST}|{ML_USER}{ML_GAP}{ML_REQUEST}{ML_GAP}{ML_DROP}"
+            ),
+        ),
+        // A note headed to an AI (`Nota per l'assistente IA:`, `给AI助手的说明：`,
+        // `एआई सहायक के लिए निर्देश:`): the colon closes the address.
+        rule(AI_ADDRESS, format!(r"{ML_TO_THE_AI}[^\n.!?:]{{0,30}}?[ ]?[:\]】)]")),
         // A secret of the conversation, a verb that sends it and an address
         // to send it to, in one line, in any of the orders languages use.
         rule(
@@ -1275,6 +1294,28 @@ pub fn rules() -> Vec<Rule> {
             r"\b(?:you~are|you're|you~will~play|play|be)~[a-z0-9]+(?:~[a-z0-9]+)?[ ,]{1,2}an?~(?:[a-z]+~){0,2}(?:model|ai|assistant|bot|chatbot)~(?:that|who|which)\b",
         )
         .then(r"[^\n]{0,80}?\b(?:never~refuses?|no~(?:rules|restrictions|limits|filters|ethics|disclaimers)|anything|swears|ignores|escaped|mocks)\b"),
+        // --- more English shapes of the families ---
+        rule(
+            INSTRUCTION_OVERRIDE,
+            r"\b(?:rules|instructions|guidelines|guidance|directives|context|prompt|guardrails|settings)~you~(?:received|were~given|were~handed|were~running~with|were~configured~with|have~been~given|were~told|got)\b[^.\n]{0,40}?\b(?:are|is|were|was|have~been|has~been)~(?:now~)?(?:void|suspended|archived|stale|obsolete|revoked|cancell?ed|lifted|invalid|null|replaced|over|fake|wrong)\b|\bwhatever~you~(?:were|have~been|'ve~been)~(?:asked|told|instructed)~to~do\b[^.\n]{0,30}?[ ,]{0,2}(?:don't|do~not|stop|forget~it|ignore~it)\b|\babandon~the~(?:user's~)?(?:request|task|question)~(?:that~brought~you|you~were~given)\b",
+        ),
+        rule(
+            INSTRUCTION_OVERRIDE,
+            r"\b(?:everything|anything|all)~you~(?:were|have~been|'ve~been)~(?:told|given|asked)~(?:before|earlier|previously|so~far|until~now)\b",
+        )
+        .then(r"[^\n]{0,80}?\b(?:discard|ignore|forget|void|without~authority|disregard|invalid|fake|a~test)\b"),
+        rule(
+            ROLE_REASSIGNMENT,
+            r"\bfor~the~(?:remainder|rest)~of~(?:this|the)~(?:session|chat|conversation)[ ,]{0,2}(?:take~on|assume|adopt|play|act|you~are|you're|you~will|answer|respond|reply|behave|pretend|speak)\b|\b(?:behave|act)~(?:like|as)~an?~(?:[a-z]+~){0,2}(?:terminal|shell|console|interpreter)\b|\b(?:swap|switch|exchange|reverse|trade)~(?:places|roles)\b[^\n]{0,40}?\b(?:you're|you~are|i'm|i~am)~(?:now~)?the~(?:assistant|user|ai)\b|\byou~are~[^.\n]{1,40}~now[ ,]{0,2}not~an?~(?:summari[sz]er|assistant|ai|model|chatbot|translator|reviewer)\b",
+        ),
+        rule(
+            FAKE_HEADER,
+            r"\((?:hidden|not~shown|invisible|concealed)~(?:from|to)~(?:the~)?(?:end~)?users?\)|(?m:^)[ ]?\[[ ]?(?:developer|operator)[ ]?\][ ]?(?m:$)|<[ ]?/?[ ]?important[ ]?>",
+        ),
+        rule(
+            AI_ADDRESS,
+            r"\b(?:ai|llm)~(?:assistants|agents|models|chatbots|crawlers|summari[sz]ers|tools)~(?:must|should|shall|are~(?:required|instructed|asked)~to)~(?:also~|now~)?(?:state|say|tell|claim|recommend|rank|report|mention|describe|answer|reply|respond|write|output|include|add|send|forward|call|rate|score|mark|approve|treat|ignore|disregard)\b",
+        ),
         // --- exfiltration (English) ---
         // A send verb, a secret of the conversation and an outside address
         // in one line: `send your feedback to support@…` sends no secret,
@@ -1305,7 +1346,7 @@ pub fn rules() -> Vec<Rule> {
         // is an instruction to a person and stays).
         rule(
             ENCODED_PAYLOAD,
-            r"\b(?:decode|decipher|unescape|unscramble|reverse|convert|translate|shift|rot13|unhex|read~(?:it|this|the~following|them)~backwards)\b[^\n]{0,100}?(?:\band|\bthen)~(?:then~)?(?:please~)?(?:follow|obey|execute|run|comply|act~on|carry~out|perform|do~(?:it|what|as))\b|\b(?:decode|decipher)~and~(?:follow|obey|execute|run|comply|do)\b|\b(?:do|follow|obey|execute|carry~out|act~on|run|output)~(?:exactly~)?(?:what~)?(?:the~)?(?:decoded|deciphered|reversed|unscrambled|decrypted)~(?:text|sentence|message|instructions?|directive|string|task|order|hint)\b|\b(?:is|are)~your~(?:new|real|actual|next|hidden)~(?:instructions?|instruction~set|task|orders|directive)\b",
+            r"\b(?:decode|decipher|unescape|unscramble|reverse|convert|translate|shift|rot13|unhex|apply~(?:rot~?13|base~?64|caesar|atbash)|read~(?:it|this|the~following|them)~backwards)\b[^\n]{0,100}?(?:\band|\bthen)~(?:then~)?(?:please~)?(?:follow|obey|execute|run|comply|act~on|carry~out|perform|do~(?:it|what|as))\b|\b(?:decode|decipher)~and~(?:follow|obey|execute|run|comply|do)\b|\b(?:do|follow|obey|execute|carry~out|act~on|run|output)~(?:exactly~)?(?:what~)?(?:the~)?(?:decoded|deciphered|reversed|unscrambled|decrypted)~(?:text|sentence|message|instructions?|directive|string|task|order|hint)\b|\b(?:is|are)~your~(?:new|real|actual|next|hidden)~(?:instructions?|instruction~set|task|orders|directive)\b",
         ),
         // --- addressed to the model reading the page (more shapes) ---
         rule(
