@@ -4,7 +4,7 @@
 //! (`AGENTFENCE_BLESS=1 cargo test -p agentfence --lib first_literal_table`);
 //! do not edit.
 
-pub const SOURCES_HASH: u64 = 0x98f3c935946b3eac;
+pub const SOURCES_HASH: u64 = 0xae701cdf8a082770;
 
 pub static FIRST_LITERALS: &[Option<&[&[u8]]>] = &[
     Some(&[b"ignore"]),
@@ -2595,7 +2595,6 @@ pub static FIRST_LITERALS: &[Option<&[&[u8]]>] = &[
         b"ai/a",
         b"ai/\xe0\xae\x95",
         b"ai/\xe1\x84\x8b",
-        b"aiag",
         b"aias",
         b"aiya",
         b"aiye",
@@ -3428,10 +3427,13 @@ pub static FIRST_LITERALS: &[Option<&[&[u8]]>] = &[
         b"you\nar", b"you ar", b"you+ar", b"you.ar", b"you/ar", b"youare",
     ]),
     Some(&[
-        b"[ jail", b"[jailb", b"acti", b"enab", b"enga", b"ente", b"evil", b"filter", b"god\n",
-        b"god ", b"god+", b"god.", b"god/", b"godm", b"jail", b"load", b"no\nl", b"no l", b"no+l",
-        b"no.l", b"no/l", b"noli", b"root", b"safety", b"sudo", b"swit", b"turn", b"unal", b"unce",
-        b"unfi", b"unlo", b"unre",
+        b"[ jail", b"[jailb", b"acti", b"enab", b"enga", b"ente", b"evil", b"filter", b"jail",
+        b"load", b"no\nl", b"no l", b"no+l", b"no.l", b"no/l", b"noli", b"safety", b"swit",
+        b"turn", b"unal", b"unce", b"unfi", b"unlo", b"unre",
+    ]),
+    Some(&[
+        b"acti", b"enab", b"enga", b"ente", b"god\n", b"god ", b"god+", b"god.", b"god/", b"godm",
+        b"root", b"sudo", b"swit", b"turn", b"unlo",
     ]),
     Some(&[
         b"and\n", b"and ", b"and+", b"and.", b"and/", b"andn", b"cont", b"ethi", b"filt",
