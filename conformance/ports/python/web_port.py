@@ -781,11 +781,39 @@ _SETUPS = (
 _MODELS = (" ai", " ia", " ki", "assistant", "model", "llm", "bot", "agent")
 
 
-def not_for_a_reader_setup(before):
+_REPORTS = (
+    "the model to",
+    "a model to",
+    "al modelo que",
+    "al modelo a",
+    "au modèle de",
+    "au modèle d'",
+    "das modell,",
+    "dem modell,",
+    "ao modelo que",
+    "al modello di",
+    "просят модель",
+    "заставить модель",
+    "заставляют модель",
+    "让模型",
+    "讓模型",
+    "要求模型",
+    "诱导模型",
+    "モデルに",
+    "모델에게",
+    "मॉडल से",
+    "من النموذج",
+)
+
+
+def not_a_setup_or_report(before):
     sentence = re.split(r"[.!?\n]", before)[-1]
     sentence = _trim_start(sentence)
-    return not (
-        sentence.startswith(_SETUPS) and not any(model in sentence for model in _MODELS)
+    for_a_setup = any(
+        sentence.startswith(fold_literal(setup)) for setup in _SETUPS
+    ) and not any(model in sentence for model in _MODELS)
+    return not for_a_setup and not any(
+        fold_literal(report) in sentence for report in _REPORTS
     )
 
 
@@ -817,7 +845,7 @@ _CHECKS = {
     "not_negated": not_negated,
     "names_a_leak": names_a_leak,
     "not_reported": not_reported,
-    "not_for_a_reader_setup": not_for_a_reader_setup,
+    "not_a_setup_or_report": not_a_setup_or_report,
     "not_after_a_quote": not_after_a_quote,
     "not_before_a_quote": not_before_a_quote,
     "not_plain_lowercase": not_plain_lowercase,

@@ -4,7 +4,7 @@
 //! (`AGENTFENCE_BLESS=1 cargo test -p agentfence --lib first_literal_table`);
 //! do not edit.
 
-pub const SOURCES_HASH: u64 = 0xae701cdf8a082770;
+pub const SOURCES_HASH: u64 = 0xd2d1f542fc73725f;
 
 pub static FIRST_LITERALS: &[Option<&[&[u8]]>] = &[
     Some(&[b"ignore"]),
@@ -1943,6 +1943,7 @@ pub static FIRST_LITERALS: &[Option<&[&[u8]]>] = &[
         b"bale",
         b"befehl",
         b"bish",
+        b"bka\xd0\xb7i",
         b"blae",
         b"bo\nq",
         b"bo q",
@@ -2021,6 +2022,7 @@ pub static FIRST_LITERALS: &[Option<&[&[u8]]>] = &[
         b"huong/",
         b"huongd",
         b"igno",
+        b"ihctpy",
         b"imiyal",
         b"indica",
         b"instru",
@@ -2128,6 +2130,7 @@ pub static FIRST_LITERALS: &[Option<&[&[u8]]>] = &[
         b"\xd0\xb7a\xd0",
         b"\xd0\xb8hctp",
         b"\xd0\xb8rh",
+        b"\xd0\xbfo\xd0",
         b"\xd0\xbfpab\xd0",
         b"\xd0\xbfpe",
         b"\xd0\xbfpo",
@@ -2156,6 +2159,7 @@ pub static FIRST_LITERALS: &[Option<&[&[u8]]>] = &[
         b"\xe0\xa4\xac\xe0",
         b"\xe0\xa4\xad\xe0",
         b"\xe0\xa4\xae\xe0",
+        b"\xe0\xa4\xb5\xe0",
         b"\xe0\xa4\xb8\xe0\xa4\x9a",
         b"\xe0\xa6\x85\xe0",
         b"\xe0\xa6\x86\xe0",
@@ -2370,6 +2374,12 @@ pub static FIRST_LITERALS: &[Option<&[&[u8]]>] = &[
         b"tues",
         b"tugi",
         b"tuna",
+        b"t\xd0\xb8\n",
+        b"t\xd0\xb8 ",
+        b"t\xd0\xb8+",
+        b"t\xd0\xb8.",
+        b"t\xd0\xb8/",
+        b"t\xd0\xb8t",
         b"t\xd1\x8b\n",
         b"t\xd1\x8b ",
         b"t\xd1\x8b+",
@@ -2528,7 +2538,7 @@ pub static FIRST_LITERALS: &[Option<&[&[u8]]>] = &[
         b"\xe0\xa4\xaa\xe0\xa4\xb0",
         b"\xe0\xa4\xac\xe0",
         b"\xe0\xa4\xad\xe0",
-        b"\xe0\xa4\xb5\xe0\xa4\xaa",
+        b"\xe0\xa4\xb5\xe0",
         b"\xe0\xa6\x85\xe0",
         b"\xe0\xa6\x89\xe0",
         b"\xe0\xa6\xac\xe0\xa6\xaf",

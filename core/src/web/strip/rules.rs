@@ -369,8 +369,10 @@ fn not_reported(before: &str) -> bool {
 /// (`Si vous utilisez la version 3, ignorez les instructions précédentes`,
 /// `Wenn Sie das alte Handbuch haben, vergessen Sie …`) tells a person
 /// which instructions apply to them; one that opens on the reader being a
-/// model (`if you are an AI, ignore …`) is still an attack.
-fn not_for_a_reader_setup(before: &str) -> bool {
+/// model (`if you are an AI, ignore …`) is still an attack. One that
+/// follows `attackers ask the model to` in the same sentence (`piden al
+/// modelo que ignore …`, `让模型忽略…`) reports an attack.
+fn not_a_setup_or_report(before: &str) -> bool {
     const SETUPS: &[&str] = &[
         "if you use",
         "if you are using",
@@ -410,13 +412,44 @@ fn not_for_a_reader_setup(before: &str) -> bool {
         "bot",
         "agent",
     ];
+    const REPORTS: &[&str] = &[
+        "the model to",
+        "a model to",
+        "al modelo que",
+        "al modelo a",
+        "au modèle de",
+        "au modèle d'",
+        "das modell,",
+        "dem modell,",
+        "ao modelo que",
+        "al modello di",
+        "просят модель",
+        "заставить модель",
+        "заставляют модель",
+        "让模型",
+        "讓模型",
+        "要求模型",
+        "诱导模型",
+        "モデルに",
+        "모델에게",
+        "मॉडल से",
+        "من النموذج",
+    ];
     let sentence = before
         .rsplit(['.', '!', '?', '\n'])
         .next()
         .unwrap_or_default()
         .trim_start();
-    !(SETUPS.iter().any(|setup| sentence.starts_with(setup))
-        && !MODELS.iter().any(|model| sentence.contains(model)))
+    // The lists are written as their languages spell them; the view is
+    // folded (`modèle` reads `modele`, Cyrillic `о` reads `o`).
+    let for_a_setup = SETUPS
+        .iter()
+        .any(|setup| sentence.starts_with(&fold_literal(setup)))
+        && !MODELS.iter().any(|model| sentence.contains(model));
+    !for_a_setup
+        && !REPORTS
+            .iter()
+            .any(|report| sentence.contains(&fold_literal(report)))
 }
 
 /// Lowercase `[inst]` is a citation or field code: Llama's tokenizer is
@@ -450,7 +483,7 @@ const CHECKS: &[(&str, Follow)] = &[
     ("not_an_identifier", not_an_identifier),
     ("not_negated", not_negated),
     ("not_reported", not_reported),
-    ("not_for_a_reader_setup", not_for_a_reader_setup),
+    ("not_a_setup_or_report", not_a_setup_or_report),
     ("names_a_leak", names_a_leak),
     ("not_after_a_quote", not_after_a_quote),
     ("not_before_a_quote", not_before_a_quote),
@@ -591,16 +624,16 @@ const AI_MODIFIER: &str = r"(?:ai|a\.i\.|llm|automation|browser|scheduling|hirin
 // within one sentence (no `.`, `!`, `?` or line break between).
 
 /// An override verb, imperative, in other languages than English.
-const ML_DROP: &str = r"(?:\bignora|\bignore|\bignoren|\bignorar|\bolvida|\bolvide|\bolviden|\bdescarta|\bhaz~caso~omiso|\besqueça|\besquece|\bdesconsidere|\bdesconsidera|\bignorez|\boublie|\boubliez|\bignoriere|\bignorier|\bignorieren~sie|\bvergiss|\bvergessen~sie|\bmissachte|\bdimentica|\bdimenticate|\bignorate|\btrascura|\bnegeer|\bvergeet|\bzignoruj|\bignoruj|\bzapomnij|\babaikan|\blupakan|\bacuhkan|\bbỏ~qua|\bphớt~lờ|\bquên~đi|\byok~say\b|\byok~sayın\b|\byoksay\b|\bgörmezden~gel\b|\bgörmezden~gelin\b|\bunut\b|\bunutun\b|\bpuuza|\bsahau|\bziba|\bkhohlwa|\bkalimutan|\bbalewalain|\bne~tiens~pas~compte|\bne~tenez~pas~compte|\bboş~ver\b|\bjangan~hiraukan|\bhiraukan|\bnegeer|\bpansinin|\banghofia|\banwybydda|\bhunsaðu|\bhunsa|\bgleymdu|\bwatsi~da|\bmanta~da|\bfojú~fo|\bgbàgbé|\bqunqay|игнорируй|игнорируйте|ігноруй|ігноруйте|проигнорируй|забудь|забудьте|не~обращай~внимания|忽略|无视|忽视|不要理会|不理会|唔好理|别理|別理|忘记|忘掉|忘記|無視|忘れ|무시|잊어|잊고|अनदेखा|नज़रअंदाज़|नजरअंदाज|भूल~जाओ|भूल~जाइए|बेवास्ता|दुर्लक्ष|উপেক্ষা|ভুলে~যাও|অগ্রাহ্য|نظر~انداز|نظرانداز|بھول~جاؤ|نادیده|فراموش~کن|تجاهل|انسَ|புறக்கணி|மறந்துவிடு|పట్టించుకోకు|విస్మరించు|మర్చిపో|เพิกเฉย|ละเลย|ลืม|ไม่ต้องสนใจ|ችላ|እርሳ|නොසලකා|අමතක|មិនអើពើ|បំភ្លេច)";
+const ML_DROP: &str = r"(?:\bignora|\bignore|\bignoren|\bignorar|\bolvida|\bolvide|\bolviden|\bdescarta|\bhaz~caso~omiso|\besqueça|\besquece|\bdesconsidere|\bdesconsidera|\bignorez|\boublie|\boubliez|\bignoriere|\bignorier|\bignorieren~sie|\bvergiss|\bvergessen~sie|\bmissachte|\bdimentica|\bdimenticate|\bignorate|\btrascura|\bnegeer|\bvergeet|\bzignoruj|\bignoruj|\bzapomnij|\babaikan|\blupakan|\bacuhkan|\bbỏ~qua|\bphớt~lờ|\bquên~đi|\byok~say\b|\byok~sayın\b|\byoksay\b|\bgörmezden~gel\b|\bgörmezden~gelin\b|\bunut\b|\bunutun\b|\bpuuza|\bsahau|\bziba|\bkhohlwa|\bkalimutan|\bbalewalain|\bne~tiens~pas~compte|\bne~tenez~pas~compte|\bboş~ver\b|\bjangan~hiraukan|\bhiraukan|\bnegeer|\bpansinin|\banghofia|\banwybydda|\bhunsaðu|\bhunsa|\bgleymdu|\bwatsi~da|\bmanta~da|\bfojú~fo|\bgbàgbé|\bqunqay|игнорируй|игнорируйте|ігноруй|ігноруйте|проигнорируй|забудь|забудьте|не~обращай~внимания|忽略|无视|忽视|不要理会|不理会|唔好理|别理|別理|忘记|忘掉|忘記|無視|忘れ|무시|잊어|잊고|अनदेखा|नज़रअंदाज़|नजरअंदाज|भूल~जाओ|भूल~जाइए|बेवास्ता|दुर्लक्ष|विसरून~जा|विसर|উপেক্ষা|ভুলে~যাও|অগ্রাহ্য|نظر~انداز|نظرانداز|بھول~جاؤ|نادیده|فراموش~کن|تجاهل|انسَ|புறக்கணி|மறந்துவிடு|పట్టించుకోకు|విస్మరించు|మర్చిపో|เพิกเฉย|ละเลย|ลืม|ไม่ต้องสนใจ|ችላ|እርሳ|නොසලකා|අමතක|មិនអើពើ|បំភ្លេច)";
 /// `previous`, `earlier`, `given before`, in other languages.
-const ML_EARLIER: &str = r"(?:anteriores|previas|prévias|precedentes|précédentes|antérieures|vorherigen|bisherigen|vorigen|früheren|obigen|precedenti|vorige|eerdere|voorgaande|предыдущ|прежние|прошлые|poprzedni|wcześniejsz|sebelumnya|trước~đây|trước~đó|trước|önceki|awali|zilizopita|yangaphambili|zangaphambili|naunang|nakaraang|blaenorol|fyrri|a~baya|tẹ́lẹ̀|之前|以前|先前|上面|上述|前面|此前|以上|これまで|上記|先ほど|今まで|前の|이전|앞서|앞의|위의|기존|पिछले|पिछली|पहले|आधीच्या|पूर्वीच्या|मागील|अघिल्ला|আগের|পূর্ববর্তী|پچھلی|پچھلے|سابقہ|قبلی|پیشین|السابقة|முந்தைய|ఇంతకు~ముందు|మునుపటి|ก่อนหน้า|የቀድሞ|ቀደም|පෙර|មុន|ñawpaq|que~recebeu|que~recibiste|que~te~dieron|que~te~han~dado|qu'on~t'a~donn|die~du~erhalten~hast|die~dir~gegeben|che~hai~ricevuto|che~ti~sono~state~date|которые~тебе~дали|yang~diberikan|sana~verilen|أعطاك|المعطاة~لك|desarrollador|desenvolvedor|développeur|entwickler|sviluppatore|разработчик|pengembang|geliştirici|المطور|开发者|開発者|개발자|डेवलपर)";
+const ML_EARLIER: &str = r"(?:anteriores|previas|prévias|precedentes|précédentes|antérieures|vorherigen|bisherigen|vorigen|früheren|obigen|precedenti|vorige|eerdere|voorgaande|предыдущ|попередн|прежние|прошлые|poprzedni|wcześniejsz|sebelumnya|trước~đây|trước~đó|trước|önceki|awali|zilizopita|yangaphambili|zangaphambili|naunang|nakaraang|blaenorol|fyrri|a~baya|tẹ́lẹ̀|之前|以前|先前|上面|上述|前面|此前|以上|これまで|上記|先ほど|今まで|前の|이전|앞서|앞의|위의|기존|पिछले|पिछली|पहले|आधीच्या|पूर्वीच्या|मागील|अघिल्ला|আগের|পূর্ববর্তী|پچھلی|پچھلے|سابقہ|قبلی|پیشین|السابقة|முந்தைய|ఇంతకు~ముందు|మునుపటి|ก่อนหน้า|የቀድሞ|ቀደም|පෙර|មុន|ñawpaq|que~recebeu|que~recibiste|que~te~dieron|que~te~han~dado|qu'on~t'a~donn|die~du~erhalten~hast|die~dir~gegeben|che~hai~ricevuto|che~ti~sono~state~date|которые~тебе~дали|yang~diberikan|sana~verilen|أعطاك|المعطاة~لك|desarrollador|desenvolvedor|développeur|entwickler|sviluppatore|разработчик|pengembang|geliştirici|المطور|开发者|開発者|개발자|डेवलपर)";
 /// `instructions`, `rules`, `orders`, in other languages.
-const ML_ORDERS: &str = r"(?:instrucciones|instruções|indicaciones|indicações|órdenes|ordens|reglas|regras|orientações|consignes|instructions|règles|directives|anweisungen|instruktionen|regeln|befehle|vorgaben|istruzioni|regole|indicazioni|instructies|opdrachten|инструкци|указани|правил|команд|instrukcj|polece|zasad|instruksi|perintah|aturan|petunjuk|chỉ~dẫn|hướng~dẫn|chỉ~thị|quy~tắc|talimat|kural|komut|maagizo|maelekezo|imiyalelo|imiyalo|tagubilin|panuto|cyfarwyddyd|cyfarwyddiadau|fyrirmæli|leiðbeiningar|umarni|ìtọ́sọ́nà|kamachikuy|指令|指示|说明|規則|规则|命令|设定|設定|指引|ルール|プロンプト|지시|명령|지침|규칙|निर्देश|आदेश|नियम|सूचनांकडे|নির্দেশ|নিয়ম|ہدایات|ہدایت|احکامات|دستورالعمل|دستورات|دستور|التعليمات|تعليمات|الأوامر|القواعد|அறிவுறுத்தல்|கட்டளை|விதிகள்|సూచన|నియమ|ఆదేశ|คำสั่ง|คำแนะนำ|መመሪያ|ትዕዛዝ|උපදෙස්|ការណែនាំ|បញ្ជា)";
+const ML_ORDERS: &str = r"(?:instrucciones|instruções|indicaciones|indicações|órdenes|ordens|reglas|regras|orientações|consignes|instructions|règles|directives|anweisungen|instruktionen|regeln|befehle|vorgaben|istruzioni|regole|indicazioni|instructies|opdrachten|инструкци|інструкці|вказівк|указани|правил|команд|instrukcj|polece|zasad|instruksi|perintah|aturan|petunjuk|chỉ~dẫn|hướng~dẫn|chỉ~thị|quy~tắc|talimat|kural|komut|maagizo|maelekezo|imiyalelo|imiyalo|tagubilin|panuto|cyfarwyddyd|cyfarwyddiadau|fyrirmæli|leiðbeiningar|umarni|ìtọ́sọ́nà|kamachikuy|指令|指示|说明|規則|规则|命令|设定|設定|指引|ルール|プロンプト|지시|명령|지침|규칙|निर्देश|आदेश|नियम|सूचनांकडे|নির্দেশ|নিয়ম|ہدایات|ہدایت|احکامات|دستورالعمل|دستورات|دستور|التعليمات|تعليمات|الأوامر|القواعد|அறிவுறுத்தல்|கட்டளை|விதிகள்|సూచన|నియమ|ఆదేశ|คำสั่ง|คำแนะนำ|መመሪያ|ትዕዛዝ|උපදෙස්|ការណែនាំ|បញ្ជា)";
 /// A gap inside one sentence.
 const ML_GAP: &str = r"[^\n.!?]{0,30}?";
 
 /// `from now on you are` / `you are now`, in other languages.
-const ML_NOW_YOU_ARE: &str = r"(?:\ba~partir~de~ahora~eres|\bde~ahora~en~adelante~eres|\bdesde~ahora~eres|\bahora~eres|\ba~partir~de~agora~(?:você~é|és)|\bagora~você~é|\bagora~és|\bdésormais~tu~es|\bà~partir~de~maintenant~tu~es|\btu~es~(?:maintenant|désormais)|\bvous~êtes~(?:maintenant|désormais)|\bab~jetzt~bist~du|\bab~sofort~bist~du|\bvon~nun~an~bist~du|\bdu~bist~(?:jetzt|nun|ab~sofort)|\bd'ora~in~poi~sei|\bda~ora~(?:in~poi~)?sei|\bda~adesso~sei|\bora~sei|теперь~ты|ты~теперь|отныне~ты|с~этого~момента~ты|\bod~teraz~jesteś|\bteraz~jesteś|\bod~tej~chwili~jesteś|\bmulai~sekarang~(?:kamu|anda|engkau)|\bsekarang~(?:kamu|anda)~adalah|\btừ~(?:giờ|bây~giờ|nay)~(?:trở~đi~)?bạn~là|\bbây~giờ~bạn~là|\bartık~(?:sen|siz)|\bbundan~sonra~(?:sen|siz)|\bşu~andan~itibaren~(?:sen|siz)|\bkuanzia~sasa~(?:wewe|u)|\bsasa~wewe~ni|\bkusukela~manje[ ,]{0,2}(?:ungu|wena)|\bmula~ngayon[ ,]{0,2}ikaw|\bikaw~na~ngayon|\bo~hyn~ymlaen[ ,]{0,2}(?:rwyt~ti|ti~yw|byddi)|\bhéðan~í~frá|\bnú~ertu|\bdaga~yanzu~(?:kai|ke|ku)|\bláti~ìsinsìnyí(?:~lọ)?[ ,]{0,2}ìwọ|从现在开始[ ,]{0,2}你|从现在起[ ,]{0,2}你|你现在是|從現在開始[ ,]{0,2}你|由而家開始[ ,]{0,2}你|而家你係|你而家係|今からあなたは|これからあなたは|あなたは今から|今後あなたは|지금부터~(?:너는|당신은)|이제부터~(?:너는|당신은)|이제~(?:너는|당신은)|अब~से~(?:तुम|आप)|आतापासून~तू|यापुढे~तू|अब~देखि~तिमी|अबदेखि~तिमी|এখন~থেকে~(?:তুমি|আপনি)|اب~سے~(?:تم|آپ)|از~این~به~بعد~(?:تو|شما)|از~حالا~(?:تو|شما)|از~الان~(?:تو|شما)|أنت~الآن|من~الآن~فصاعدا[ ,]{0,2}(?:أنت|انت)|من~الآن~أنت|இப்போதிலிருந்து~நீ|இனிமேல்~நீ|ఇప్పటి~నుండి~నువ్వు|ఇక~నుండి~నువ్వు|(?:ตั้งแต่นี้ไป|จากนี้ไป)~?คุณ|ከአሁን~ጀምሮ~(?:አንተ|አንቺ)|(?:මෙතැන්~සිට|දැන්~සිට)~ඔබ|ចាប់ពីពេលនេះ(?:តទៅ)?~?អ្នក|\bkunanmanta~qam|\bfrom~now~go[ ,]{0,2}you~be|\bfrom~now~(?:on~)?you~be)";
+const ML_NOW_YOU_ARE: &str = r"(?:\ba~partir~de~ahora~eres|\bde~ahora~en~adelante~eres|\bdesde~ahora~eres|\bahora~eres|\ba~partir~de~agora~(?:você~é|és)|\bagora~você~é|\bagora~és|\bdésormais~tu~es|\bà~partir~de~maintenant~tu~es|\btu~es~(?:maintenant|désormais)|\bvous~êtes~(?:maintenant|désormais)|\bab~jetzt~bist~du|\bab~sofort~bist~du|\bvon~nun~an~bist~du|\bdu~bist~(?:jetzt|nun|ab~sofort)|\bd'ora~in~poi~sei|\bda~ora~(?:in~poi~)?sei|\bda~adesso~sei|\bora~sei|теперь~ты|ты~теперь|тепер~ти|ти~тепер|отныне~ты|с~этого~момента~ты|\bod~teraz~jesteś|\bteraz~jesteś|\bod~tej~chwili~jesteś|\bmulai~sekarang~(?:kamu|anda|engkau)|\bsekarang~(?:kamu|anda)~adalah|\btừ~(?:giờ|bây~giờ|nay)~(?:trở~đi~)?bạn~là|\bbây~giờ~bạn~là|\bartık~(?:sen|siz)|\bbundan~sonra~(?:sen|siz)|\bşu~andan~itibaren~(?:sen|siz)|\bkuanzia~sasa~(?:wewe|u)|\bsasa~wewe~ni|\bkusukela~manje[ ,]{0,2}(?:ungu|wena)|\bmula~ngayon[ ,]{0,2}ikaw|\bikaw~na~ngayon|\bo~hyn~ymlaen[ ,]{0,2}(?:rwyt~ti|ti~yw|byddi)|\bhéðan~í~frá|\bnú~ertu|\bdaga~yanzu~(?:kai|ke|ku)|\bláti~ìsinsìnyí(?:~lọ)?[ ,]{0,2}ìwọ|从现在开始[ ,]{0,2}你|从现在起[ ,]{0,2}你|你现在是|從現在開始[ ,]{0,2}你|由而家開始[ ,]{0,2}你|而家你係|你而家係|今からあなたは|これからあなたは|あなたは今から|今後あなたは|지금부터~(?:너는|당신은)|이제부터~(?:너는|당신은)|이제~(?:너는|당신은)|अब~से~(?:तुम|आप)|आतापासून~तू|यापुढे~तू|अब~देखि~तिमी|अबदेखि~तिमी|এখন~থেকে~(?:তুমি|আপনি)|اب~سے~(?:تم|آپ)|از~این~به~بعد~(?:تو|شما)|از~حالا~(?:تو|شما)|از~الان~(?:تو|شما)|أنت~الآن|من~الآن~فصاعدا[ ,]{0,2}(?:أنت|انت)|من~الآن~أنت|இப்போதிலிருந்து~நீ|இனிமேல்~நீ|ఇప్పటి~నుండి~నువ్వు|ఇక~నుండి~నువ్వు|(?:ตั้งแต่นี้ไป|จากนี้ไป)~?คุณ|ከአሁን~ጀምሮ~(?:አንተ|አንቺ)|(?:මෙතැන්~සිට|දැන්~සිට)~ඔබ|ចាប់ពីពេលនេះ(?:តទៅ)?~?អ្នក|\bkunanmanta~qam|\bfrom~now~go[ ,]{0,2}you~be|\bfrom~now~(?:on~)?you~be)";
 /// What makes `you are now …` a persona for a model in other languages: an
 /// AI, no limits, the user, or refusing; `you are now a club member` and
 /// `du bist jetzt für die Kaffeemaschine zuständig` name none.
@@ -757,25 +790,25 @@ pub fn rules() -> Vec<Rule> {
             INSTRUCTION_OVERRIDE,
             r"\b(?:ignoriere|ignorieren~sie|ignorier|vergiss|vergessen~sie|missachte|missachten~sie)~(?:(?:alle|die|deine|ihre|jegliche|s[aä]mtliche|bisherigen|vorherigen|vorangegangenen|obigen|fr[uü]heren|vorigen|bisher|gegebenen)~){1,3}(?:anweisungen|instruktionen|regeln|befehle|vorgaben|richtlinien|anordnungen)\b",
         )
-        .precede(not_for_a_reader_setup)
+        .precede(not_a_setup_or_report)
         .follow(not_about_a_document),
         rule(
             INSTRUCTION_OVERRIDE,
             r"\b(?:ignore[zr]?|oublie[zr]?|ne~(?:tiens|tenez)~(?:pas|plus)~compte~des|fais~abstraction~des)~(?:(?:toutes|tous|les|tes|vos|des|ces)~){0,3}(?:instructions|consignes|r[eè]gles|directives|ordres)~(?:pr[eé]c[eé]dentes|ant[eé]rieures|ci~dessus|donn[eé]es|initiales|d'avant)\b",
         )
-        .precede(not_for_a_reader_setup)
+        .precede(not_a_setup_or_report)
         .follow(not_about_a_document),
         rule(
             INSTRUCTION_OVERRIDE,
             r"\b(?:haz~caso~omiso~de|hagan~caso~omiso~de|no~hagas~caso~(?:a|de)|ignora|ignore|ignorar|ignoren|olvida|olvide|olviden|olvidar|descarta|esquece|esque[cç]a|desconsidere|desconsidera|dimentica|dimenticare|trascura)~(?:(?:todas|todos|tutte|tutti|las|los|as|os|le|gli|tus|tuas|suas|sus|le~tue)~){0,3}(?:instrucciones|instru[cç][oõ]es|istruzioni|reglas|regras|regole|indicaciones|indica[cç][oõ]es|indicazioni|linee~guida|[oó]rdenes|ordens)~(?:che~hai~ricevuto|ricevute|que~(?:te~)?(?:dieron|recibiste)|anteriores|previas|pr[eé]vias|precedentes|precedenti|de~antes|dadas|originales|originais|iniciales|iniciais)\b",
         )
-        .precede(not_for_a_reader_setup)
+        .precede(not_a_setup_or_report)
         .follow(not_about_a_document),
         rule(
             INSTRUCTION_OVERRIDE,
             r"\b(?:negeer|vergeet)~(?:(?:alle|de|je|jouw|uw)~){0,3}(?:vorige|eerdere|voorgaande|bovenstaande|oorspronkelijke)~(?:instructies|regels|opdrachten|aanwijzingen)\b",
         )
-        .precede(not_for_a_reader_setup)
+        .precede(not_a_setup_or_report)
         .follow(not_about_a_document),
         rule(
             INSTRUCTION_OVERRIDE,
@@ -784,7 +817,8 @@ pub fn rules() -> Vec<Rule> {
         rule(
             INSTRUCTION_OVERRIDE,
             r"(?:忽略|无视|忽视|不要理会|忘记|忘掉|無視)~(?:你~)?(?:之前|以前|先前|上面|上述|前面|此前|以上)?~(?:的)?~(?:所有|全部|一切)?~(?:的)?~(?:指令|指示|说明|規則|规则|提示|命令|設定|设定)",
-        ),
+        )
+        .precede(not_a_setup_or_report),
         rule(
             INSTRUCTION_OVERRIDE,
             r"(?:以前|これまで|前|上記|先ほど|今まで)の~(?:すべての|全ての)?~(?:指示|命令|ルール|指令|プロンプト)~(?:を|は)~(?:すべて|全て)?~(?:無視|忘れ)",
@@ -977,7 +1011,8 @@ pub fn rules() -> Vec<Rule> {
         rule(
             ROLE_REASSIGNMENT,
             r"(?:你现在是|從現在開始你是|从现在开始你是|你現在是|从现在起你是|あなたは今から|今からあなたは|これからあなたは|지금부터~너는|지금부터~당신은|이제~너는|이제부터~너는)",
-        ),
+        )
+        .then(format!(r"[^\n]{{0,100}}?{ML_PERSONA_SIGN}")),
         // --- fake headers ---
         rule(
             FAKE_HEADER,
@@ -1175,7 +1210,7 @@ pub fn rules() -> Vec<Rule> {
                 r"{ML_DROP}{ML_GAP}{ML_EARLIER}{ML_GAP}{ML_ORDERS}|{ML_DROP}{ML_GAP}{ML_ORDERS}{ML_GAP}{ML_EARLIER}|{ML_EARLIER}{ML_GAP}{ML_ORDERS}{ML_GAP}{ML_DROP}|{ML_ORDERS}{ML_GAP}{ML_EARLIER}{ML_GAP}{ML_DROP}"
             ),
         )
-        .precede(not_for_a_reader_setup)
+        .precede(not_a_setup_or_report)
         .follow(not_about_a_document),
         // Nigerian Pidgin writes the English override with its own
         // article: `forget all di instruction wey dem give you`.
@@ -1207,7 +1242,7 @@ pub fn rules() -> Vec<Rule> {
         rule(
             EXFILTRATION,
             format!(
-                r"{ML_SEND}[^\n]{{0,80}}?{ML_SECRET}[^\n]{{0,80}}?{ML_DESTINATION}|{ML_SECRET}[^\n]{{0,80}}?{ML_SEND}[^\n]{{0,40}}?{ML_DESTINATION}|{ML_SECRET}[^\n]{{0,80}}?{ML_DESTINATION}[^ \n]{{0,60}}[^\n]{{0,20}}?{ML_SEND}"
+                r"{ML_SEND}[^\n.!?]{{0,80}}?{ML_SECRET}[^\n.!?]{{0,80}}?{ML_DESTINATION}|{ML_SECRET}[^\n.!?]{{0,80}}?{ML_SEND}[^\n.!?]{{0,40}}?{ML_DESTINATION}|{ML_SECRET}[^\n.!?]{{0,80}}?{ML_DESTINATION}[^ \n]{{0,60}}[^\n.!?]{{0,20}}?{ML_SEND}"
             ),
         ),
         // Show + the system prompt (or its hidden rules), either order.
