@@ -419,6 +419,13 @@ class _Builder:
         if c in _WHITESPACE or c in _LINE_BREAKS:
             self.push_space(c in _LINE_BREAKS, start, end)
             return
+        if unicodedata.category(c)[0] == "M":
+            # A mark written apart from its letter belongs to the letter
+            # before it (normalize.rs, push_folded).
+            if self.chars and self.chars[-1] not in (" ", "\n"):
+                self.starts[-1] = min(self.starts[-1], start)
+                self.ends[-1] = max(self.ends[-1], end)
+            return
         for folded in fold_char(c):
             if folded == "-":
                 self.push_space(False, start, end)

@@ -355,6 +355,21 @@ impl Builder {
             self.push_space(is_line_break(c), from);
             return;
         }
+        // A combining mark written apart from its letter (a Devanagari
+        // vowel sign, a nukta, a Tamil virama) folds away, but belongs to
+        // the letter before it: a match ending on that letter takes the
+        // mark too, so that no stray sign is left after `[STRIPPED]`.
+        if is_combining_mark(c) {
+            if let (Some(&last), Some(origin)) = (self.text.last(), self.origin.last_mut())
+                && last != b' '
+                && last != b'\n'
+            {
+                let from = Origin::new(from);
+                origin.start = origin.start.min(from.start);
+                origin.end = origin.end.max(from.end);
+            }
+            return;
+        }
         fold_char(c, |folded| match folded {
             '-' => self.push_space(false, from.clone()),
             // Markdown emphasis and code marks, as a reader skips them.
