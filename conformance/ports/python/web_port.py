@@ -558,7 +558,9 @@ def _collapse_letter_spacing(view, original):
             end += 2
         runs.append((i, end, (end - i) // 2 + 1))
         i = end + 1
-    if not any(letters >= 4 for _, _, letters in runs):
+    if not any(letters >= 4 for _, _, letters in runs) and (
+        sum(1 for _, _, letters in runs if letters >= 3) < 3
+    ):
         return
     drop = [False] * n
     for first, last, letters in runs:

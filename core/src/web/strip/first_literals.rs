@@ -4,7 +4,7 @@
 //! (`AGENTFENCE_BLESS=1 cargo test -p agentfence --lib first_literal_table`);
 //! do not edit.
 
-pub const SOURCES_HASH: u64 = 0xd41f751f5bf26d3a;
+pub const SOURCES_HASH: u64 = 0x0a202c075cf34aad;
 
 pub static FIRST_LITERALS: &[Option<&[&[u8]]>] = &[
     Some(&[b"ignore"]),
@@ -3682,6 +3682,31 @@ pub static FIRST_LITERALS: &[Option<&[&[u8]]>] = &[
         b"llm+to", b"llm.ag", b"llm.as", b"llm.ch", b"llm.cr", b"llm.mo", b"llm.su", b"llm.to",
         b"llm/ag", b"llm/as", b"llm/ch", b"llm/cr", b"llm/mo", b"llm/su", b"llm/to", b"llmage",
         b"llmass", b"llmcha", b"llmcra", b"llmmod", b"llmsum", b"llmtoo",
+    ]),
+    Some(&[
+        b"\n craw", b"\n scra", b"\n summ", b"\ncrawl", b"\nscrap", b"\nsumma", b"! craw",
+        b"! scra", b"! summ", b"!crawl", b"!scrap", b"!summa", b". craw", b". scra", b". summ",
+        b".crawl", b".scrap", b".summa", b"; craw", b"; scra", b"; summ", b";crawl", b";scrap",
+        b";summa", b"> craw", b"> scra", b"> summ", b">crawl", b">scrap", b">summa", b"? craw",
+        b"? scra", b"? summ", b"?crawl", b"?scrap", b"?summa", b"crawle", b"scrape", b"summar",
+    ]),
+    Some(&[
+        b"\n agen", b"\n ai,", b"\n ais,", b"\n assi", b"\n bot,", b"\n bots", b"\n chat",
+        b"\n mode", b"\nagent", b"\nai,", b"\nais,", b"\nassis", b"\nbot,", b"\nbots,", b"\nchatb",
+        b"\nmodel", b"! agen", b"! ai,", b"! ais,", b"! assi", b"! bot,", b"! bots", b"! chat",
+        b"! mode", b"!agent", b"!ai,", b"!ais,", b"!assis", b"!bot,", b"!bots,", b"!chatb",
+        b"!model", b". agen", b". ai,", b". ais,", b". assi", b". bot,", b". bots", b". chat",
+        b". mode", b".agent", b".ai,", b".ais,", b".assis", b".bot,", b".bots,", b".chatb",
+        b".model", b": agen", b": ai,", b": ais,", b": assi", b": bot,", b": bots", b": chat",
+        b": mode", b":agent", b":ai,", b":ais,", b":assis", b":bot,", b":bots,", b":chatb",
+        b":model", b"; agen", b"; ai,", b"; ais,", b"; assi", b"; bot,", b"; bots", b"; chat",
+        b"; mode", b";agent", b";ai,", b";ais,", b";assis", b";bot,", b";bots,", b";chatb",
+        b";model", b"> agen", b"> ai,", b"> ais,", b"> assi", b"> bot,", b"> bots", b"> chat",
+        b"> mode", b">agent", b">ai,", b">ais,", b">assis", b">bot,", b">bots,", b">chatb",
+        b">model", b"? agen", b"? ai,", b"? ais,", b"? assi", b"? bot,", b"? bots", b"? chat",
+        b"? mode", b"?agent", b"?ai,", b"?ais,", b"?assis", b"?bot,", b"?bots,", b"?chatb",
+        b"?model", b"agent,", b"agents", b"ai,", b"ais,", b"assist", b"bot,", b"bots,", b"chatbo",
+        b"model,", b"models",
     ]),
     Some(&[
         b"add", b"append", b"attach", b"bcc", b"chuck", b"commit", b"copy", b"dm", b"dns\nlo",

@@ -587,9 +587,12 @@ fn collapse_letter_spacing(view: &mut Normalized, original: &str) {
         runs.push((i, end, (end - i) / 2 + 1));
         i = end + 1;
     }
-    // Four letters in a row mark a letter-spaced text; in one, the short
+    // Four letters in a row mark a letter-spaced text, and so do three
+    // words of three letters (`y o u   a r e   n o w`); in one, the short
     // words (`a l l`, `t h e`) are letter-spaced too.
-    if !runs.iter().any(|&(_, _, letters)| letters >= 4) {
+    if !runs.iter().any(|&(_, _, letters)| letters >= 4)
+        && runs.iter().filter(|&&(_, _, letters)| letters >= 3).count() < 3
+    {
         return;
     }
     let mut drop = vec![false; bytes.len()];

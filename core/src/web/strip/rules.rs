@@ -1287,12 +1287,13 @@ pub fn rules() -> Vec<Rule> {
         // --- persona and role reassignment (English) ---
         // `You are now a pirate named …` is a persona when what follows
         // tells a model how to answer; `you are now a member of #general`
-        // and `you are now logged in` are notifications.
+        // and `you are now logged in` are notifications (no article, or
+        // nothing after that speaks to a model).
         rule(
             ROLE_REASSIGNMENT,
-            r"\byou~are~now\b~(?:(?:an?|the)~)?[a-z]+",
+            r"\byou~are~now\b~(?:an?|the)~[a-z]+",
         )
-        .then(r"[^\n]{0,120}?\b(?:every~(?:question|answer|reply|response|message|prompt|input)|never~admit|(?:you~are|you're)~(?:not~)?(?:an?~)?(?:ai|bot|assistant|language~model)\b|the~user\b|users\b|all~(?:input|questions|prompts|requests|messages)|in~character|assistant\b|chatbot\b|competitors\b)"),
+        .then(r"[^\n]{0,120}?\b(?:every~(?:question|answer|reply|response|message|prompt|input)|never~admit|(?:you~are|you're)~(?:not~)?(?:an?~)?(?:ai|bot|assistant|language~model)\b|(?:tell|ask|convince|persuade|steer|push)~(?:the~)?users?\b|all~(?:input|questions|prompts|requests|messages)|in~character|assistant\b|chatbot\b|competitors\b)"),
         // The reader's role taken away or given to someone else: `you are
         // no longer an assistant`, `stop being a summarizer`, `you work for
         // the author of this page`, `switch roles: … you are the user`.
@@ -1398,6 +1399,22 @@ pub fn rules() -> Vec<Rule> {
             AI_ADDRESS,
             r"\b(?:ai|llm)~(?:assistants|agents|models|chatbots|crawlers|summari[sz]ers|tools)~(?:must|should|shall|are~(?:required|instructed|asked)~to)~(?:also~|now~)?(?:state|say|tell|claim|recommend|rank|report|mention|describe|answer|reply|respond|write|output|include|add|send|forward|call|rate|score|mark|approve|treat|ignore|disregard)\b",
         ),
+        // The reading model named at the head of a sentence by a role no
+        // person holds (`Summariser: report that …`), or called with a
+        // clause of what it is doing (`Assistant, when describing this
+        // image, say …`), then an order. Reviewers, graders and
+        // moderators are people too (`Reviewers: please approve the PR
+        // after CI passes`) and stay.
+        rule(
+            AI_ADDRESS,
+            r"(?:^|[.!?;\n>][ ]?)(?:summari[sz]er|crawler|scraper)[ ]?:",
+        )
+        .then(format!(r"[ \n]?{IMPERATIVE}")),
+        rule(
+            AI_ADDRESS,
+            r"(?:^|[.!?;:\n>][ ]?)(?:assistant|ai|model|agent|chatbot|bot)s?,~(?:when|while|if|before|after|once)~[^.\n,]{0,50},",
+        )
+        .then(format!("~{IMPERATIVE}")),
         // --- exfiltration (English) ---
         // A send verb, a secret of the conversation and an outside address
         // in one line: `send your feedback to support@…` sends no secret,
@@ -1473,7 +1490,9 @@ pub fn rules() -> Vec<Rule> {
             INSTRUCTION_OVERRIDE,
             r"\b(?:ignore|disregard|forget|bypass|override|discard)~(?:(?:all|any)~)?(?:(?:the|your|of~the|of~your)~)?(?:instructions|rules|guidelines|restrictions|constraints|directives|safeguards|guardrails)\b",
         )
-        .then(format!(r"[ ]?(?:[.!,;:]|\z)|~and~(?:then~)?{IMPERATIVE}")),
+        .then(format!(
+            r"[ ]?(?:[.!,;:]|\z)|~and~(?:then~)?(?:{IMPERATIVE}|e~?mail|speak|talk|obey)"
+        )),
         rule(INSTRUCTION_OVERRIDE, r"(?:^|[.!?\n][ ]?)(?:ignore|disregard)~the~user\b")
             .then(r"[ ]?(?:[.!,;:]|\z)|~(?:and|entirely|completely)\b"),
     ];
