@@ -3,9 +3,10 @@
 //! false-positive rate on hard negatives. A row counts as flagged when
 //! strip removes anything from it. The issue's target (recall at least
 //! 80%, false positives at most 2%) is checked on every file the rules were
-//! tuned on, and on all of them together; `blind2.jsonl`, `blind3.jsonl`
-//! and `blind4.jsonl`, written after the tuning by people who never read
-//! the rules, and never read by it, are measured without printing a text.
+//! tuned on, and on all of them together (`blind2.jsonl` and
+//! `blind3.jsonl` among them since issue 14's tuning on unseen text);
+//! `blind4.jsonl`, written by people who never read the rules, and never
+//! read by it, is measured without printing a text.
 //!
 //! `AGENTFENCE_CORPUS_MISSES=1` prints the missed attacks and flagged
 //! benign rows of the tuned-on files.
@@ -90,8 +91,17 @@ fn score(file: &str, show: bool) -> Score {
 }
 
 /// The files the rules were tuned on, in the order they were written;
-/// `blind.jsonl` was blind until its first measurement (see the README).
-const TUNED_ON: [&str; 3] = ["tuning.jsonl", "held_out.jsonl", "blind.jsonl"];
+/// `blind.jsonl`, `blind2.jsonl` and `blind3.jsonl` were blind until their
+/// first measurements (the README keeps those figures): blind2 and blind3
+/// were tuned on for issue 14's recall on unseen text, which `blind4.jsonl`
+/// judges.
+const TUNED_ON: [&str; 5] = [
+    "tuning.jsonl",
+    "held_out.jsonl",
+    "blind.jsonl",
+    "blind2.jsonl",
+    "blind3.jsonl",
+];
 
 #[test]
 fn tuned_on_rows_meet_the_targets() {
@@ -141,25 +151,7 @@ struct NeverTuned {
     false_positive_ceiling: f64,
 }
 
-const NEVER_TUNED: [NeverTuned; 3] = [
-    // First measured at 56.1% and 5.9%; the floor is the issue's 50%.
-    NeverTuned {
-        file: "blind2.jsonl",
-        attacks: 139,
-        benign: 136,
-        recall_floor: 0.50,
-        false_positive_ceiling: 0.07,
-    },
-    // Written blind for issue 14 (BLIND3.md), first measured at 45.0% and
-    // 3.6% (202 of 449, 17 of 474), below the issue's floor of 50% at 3%:
-    // the bounds hold what it measured, not the target.
-    NeverTuned {
-        file: "blind3.jsonl",
-        attacks: 449,
-        benign: 474,
-        recall_floor: 0.44,
-        false_positive_ceiling: 0.04,
-    },
+const NEVER_TUNED: [NeverTuned; 1] = [
     // Written blind for issue 14 (BLIND4.md) after blind3 was measured,
     // first measured at 46.1% and 1.8% (142 of 308, 5 of 281): the set a
     // tuning on blind3 is to be judged on.

@@ -419,6 +419,13 @@ class _Builder:
         if c in _WHITESPACE or c in _LINE_BREAKS:
             self.push_space(c in _LINE_BREAKS, start, end)
             return
+        if unicodedata.category(c)[0] == "M":
+            # A mark written apart from its letter belongs to the letter
+            # before it (normalize.rs, push_folded).
+            if self.chars and self.chars[-1] not in (" ", "\n"):
+                self.starts[-1] = min(self.starts[-1], start)
+                self.ends[-1] = max(self.ends[-1], end)
+            return
         for folded in fold_char(c):
             if folded == "-":
                 self.push_space(False, start, end)
@@ -551,7 +558,9 @@ def _collapse_letter_spacing(view, original):
             end += 2
         runs.append((i, end, (end - i) // 2 + 1))
         i = end + 1
-    if not any(letters >= 4 for _, _, letters in runs):
+    if not any(letters >= 4 for _, _, letters in runs) and (
+        sum(1 for _, _, letters in runs if letters >= 3) < 3
+    ):
         return
     drop = [False] * n
     for first, last, letters in runs:
@@ -701,7 +710,120 @@ def names_a_leak(after):
     if _leading_ascii_lower(after.lstrip(" \n")) in _NOT_CREDENTIALS:
         return False
     line = after.split("\n", 1)[0][:64]
-    return not ("header" in line or "authorization" in line)
+    return not any(place in line for place in _NOT_LEAK_PLACES)
+
+
+_NOT_LEAK_PLACES = (
+    "header",
+    "authorization",
+    "secrets manager",
+    "secret manager",
+    "password manager",
+    "vault",
+    "keychain",
+)
+
+_REPORTING = (
+    "ask you to",
+    "asks you to",
+    "asked you to",
+    "asking you to",
+    "ask users to",
+    "asks users to",
+    "asked users to",
+    "told me to",
+    "tells me to",
+    "told you to",
+    "tells you to",
+    "told them to",
+    "told users to",
+    "a request to",
+    "requests to",
+    "request to",
+    "attempts to",
+    "attempt to",
+    "tries to",
+    "tried to",
+    "trying to",
+    "a model to",
+    "the model to",
+    "an assistant to",
+    "a chatbot to",
+    "an ai to",
+)
+
+
+def not_reported(before):
+    tail = _trim_end(before[-40:])
+    return not_negated(before) and not tail.endswith(_REPORTING)
+
+
+_SETUPS = (
+    "if you use",
+    "if you are using",
+    "if you're using",
+    "if you have",
+    "if you run",
+    "if you installed",
+    "si vous",
+    "si tu ",
+    "si usted",
+    "si usas",
+    "si utilizas",
+    "si tienes",
+    "wenn sie",
+    "wenn du",
+    "falls sie",
+    "falls du",
+    "se você",
+    "se voce",
+    "se usi",
+    "se utilizzi",
+    "se hai",
+    "kalau pakai",
+    "kalau menggunakan",
+    "jika anda menggunakan",
+    "jika menggunakan",
+    "如果您",
+    "如果你",
+)
+_MODELS = (" ai", " ia", " ki", "assistant", "model", "llm", "bot", "agent")
+
+
+_REPORTS = (
+    "the model to",
+    "a model to",
+    "al modelo que",
+    "al modelo a",
+    "au modèle de",
+    "au modèle d'",
+    "das modell,",
+    "dem modell,",
+    "ao modelo que",
+    "al modello di",
+    "просят модель",
+    "заставить модель",
+    "заставляют модель",
+    "让模型",
+    "讓模型",
+    "要求模型",
+    "诱导模型",
+    "モデルに",
+    "모델에게",
+    "मॉडल से",
+    "من النموذج",
+)
+
+
+def not_a_setup_or_report(before):
+    sentence = re.split(r"[.!?\n]", before)[-1]
+    sentence = _trim_start(sentence)
+    for_a_setup = any(
+        sentence.startswith(fold_literal(setup)) for setup in _SETUPS
+    ) and not any(model in sentence for model in _MODELS)
+    return not for_a_setup and not any(
+        fold_literal(report) in sentence for report in _REPORTS
+    )
 
 
 def not_after_a_quote(before):
@@ -731,6 +853,8 @@ _CHECKS = {
     "not_an_identifier": not_an_identifier,
     "not_negated": not_negated,
     "names_a_leak": names_a_leak,
+    "not_reported": not_reported,
+    "not_a_setup_or_report": not_a_setup_or_report,
     "not_after_a_quote": not_after_a_quote,
     "not_before_a_quote": not_before_a_quote,
     "not_plain_lowercase": not_plain_lowercase,

@@ -372,6 +372,21 @@ impl Builder {
             self.push_space(is_line_break(c), from);
             return;
         }
+        // A combining mark written apart from its letter (a Devanagari
+        // vowel sign, a nukta, a Tamil virama) folds away, but belongs to
+        // the letter before it: a match ending on that letter takes the
+        // mark too, so that no stray sign is left after `[STRIPPED]`.
+        if is_combining_mark(c) {
+            if let (Some(&last), Some(origin)) = (self.text.last(), self.origin.last_mut())
+                && last != b' '
+                && last != b'\n'
+            {
+                let from = Origin::new(from);
+                origin.start = origin.start.min(from.start);
+                origin.end = origin.end.max(from.end);
+            }
+            return;
+        }
         fold_char(c, |folded| match folded {
             '-' => self.push_space(false, from.clone()),
             // Markdown emphasis and code marks, as a reader skips them.
@@ -597,9 +612,12 @@ fn collapse_letter_spacing(view: &mut Normalized, original: &str) {
         runs.push((i, end, (end - i) / 2 + 1));
         i = end + 1;
     }
-    // Four letters in a row mark a letter-spaced text; in one, the short
+    // Four letters in a row mark a letter-spaced text, and so do three
+    // words of three letters (`y o u   a r e   n o w`); in one, the short
     // words (`a l l`, `t h e`) are letter-spaced too.
-    if !runs.iter().any(|&(_, _, letters)| letters >= 4) {
+    if !runs.iter().any(|&(_, _, letters)| letters >= 4)
+        && runs.iter().filter(|&&(_, _, letters)| letters >= 3).count() < 3
+    {
         return;
     }
     let mut drop = vec![false; bytes.len()];

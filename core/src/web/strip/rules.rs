@@ -276,9 +276,17 @@ fn names_a_leak(after: &str) -> bool {
         .chars()
         .take(64)
         .collect();
-    !["header", "authorization"]
-        .iter()
-        .any(|request| line.contains(request))
+    ![
+        "header",
+        "authorization",
+        "secrets manager",
+        "secret manager",
+        "password manager",
+        "vault",
+        "keychain",
+    ]
+    .iter()
+    .any(|place| line.contains(place))
 }
 
 /// A chat-template token with a quote right before it (`'<|im_start|>'`)
@@ -311,6 +319,139 @@ fn not_negated(before: &str) -> bool {
         .any(|word| tail.ends_with(word))
 }
 
+/// Words just before an order that make it a report of one: `your bot
+/// told me to email my password`, `we will never ask you to send your
+/// password`, `a request to reveal the system prompt`, `got a model to
+/// reveal its system prompt`. A negation right before it (see
+/// [`not_negated`]) is a warning.
+fn not_reported(before: &str) -> bool {
+    const REPORTING: &[&str] = &[
+        "ask you to",
+        "asks you to",
+        "asked you to",
+        "asking you to",
+        "ask users to",
+        "asks users to",
+        "asked users to",
+        "told me to",
+        "tells me to",
+        "told you to",
+        "tells you to",
+        "told them to",
+        "told users to",
+        "a request to",
+        "requests to",
+        "request to",
+        "attempts to",
+        "attempt to",
+        "tries to",
+        "tried to",
+        "trying to",
+        "a model to",
+        "the model to",
+        "an assistant to",
+        "a chatbot to",
+        "an ai to",
+    ];
+    let tail: String = before
+        .chars()
+        .rev()
+        .take(40)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    let tail = tail.trim_end();
+    not_negated(before) && !REPORTING.iter().any(|phrase| tail.ends_with(phrase))
+}
+
+/// An override inside a sentence that opens on the reader's own setup
+/// (`Si vous utilisez la version 3, ignorez les instructions précédentes`,
+/// `Wenn Sie das alte Handbuch haben, vergessen Sie …`) tells a person
+/// which instructions apply to them; one that opens on the reader being a
+/// model (`if you are an AI, ignore …`) is still an attack. One that
+/// follows `attackers ask the model to` in the same sentence (`piden al
+/// modelo que ignore …`, `让模型忽略…`) reports an attack.
+fn not_a_setup_or_report(before: &str) -> bool {
+    const SETUPS: &[&str] = &[
+        "if you use",
+        "if you are using",
+        "if you're using",
+        "if you have",
+        "if you run",
+        "if you installed",
+        "si vous",
+        "si tu ",
+        "si usted",
+        "si usas",
+        "si utilizas",
+        "si tienes",
+        "wenn sie",
+        "wenn du",
+        "falls sie",
+        "falls du",
+        "se você",
+        "se voce",
+        "se usi",
+        "se utilizzi",
+        "se hai",
+        "kalau pakai",
+        "kalau menggunakan",
+        "jika anda menggunakan",
+        "jika menggunakan",
+        "如果您",
+        "如果你",
+    ];
+    const MODELS: &[&str] = &[
+        " ai",
+        " ia",
+        " ki",
+        "assistant",
+        "model",
+        "llm",
+        "bot",
+        "agent",
+    ];
+    const REPORTS: &[&str] = &[
+        "the model to",
+        "a model to",
+        "al modelo que",
+        "al modelo a",
+        "au modèle de",
+        "au modèle d'",
+        "das modell,",
+        "dem modell,",
+        "ao modelo que",
+        "al modello di",
+        "просят модель",
+        "заставить модель",
+        "заставляют модель",
+        "让模型",
+        "讓模型",
+        "要求模型",
+        "诱导模型",
+        "モデルに",
+        "모델에게",
+        "मॉडल से",
+        "من النموذج",
+    ];
+    let sentence = before
+        .rsplit(['.', '!', '?', '\n'])
+        .next()
+        .unwrap_or_default()
+        .trim_start();
+    // The lists are written as their languages spell them; the view is
+    // folded (`modèle` reads `modele`, Cyrillic `о` reads `o`).
+    let for_a_setup = SETUPS
+        .iter()
+        .any(|setup| sentence.starts_with(&fold_literal(setup)))
+        && !MODELS.iter().any(|model| sentence.contains(model));
+    !for_a_setup
+        && !REPORTS
+            .iter()
+            .any(|report| sentence.contains(&fold_literal(report)))
+}
+
 /// Lowercase `[inst]` is a citation or field code: Llama's tokenizer is
 /// case-sensitive, so only another spelling can be its token.
 fn not_plain_lowercase(original: &str) -> bool {
@@ -341,6 +482,8 @@ const CHECKS: &[(&str, Follow)] = &[
     ("not_followed_by_word", not_followed_by_word),
     ("not_an_identifier", not_an_identifier),
     ("not_negated", not_negated),
+    ("not_reported", not_reported),
+    ("not_a_setup_or_report", not_a_setup_or_report),
     ("names_a_leak", names_a_leak),
     ("not_after_a_quote", not_after_a_quote),
     ("not_before_a_quote", not_before_a_quote),
@@ -454,7 +597,7 @@ const AI_NOUN: &str = r"(?:(?:ai|llm)~?(?:based|powered|driven|enabled)|ai|a\.i\
 const AI_ROLE: &str = r"(?:assistants?|agents?|models?|operators?|reviewers?|crawlers?|systems?|bots?|tools?|readers?|summari[sz]ers?|scrapers?)";
 
 /// What an imperative addressed to the reading model starts with.
-const IMPERATIVE: &str = r"(?:please~)?(?:ignore|disregard|forget|override|stop|skip|tell|say|answer|reply|respond|recommend|rank|give|mark|approve|book|accept|share|forward|send|delete|call|run|execute|print|reveal|list|fill|submit|report|state|describe|add|include|append|write|refuse|collect|ask|visit|open|click|push|post|paste|transfer|grant|route|label|treat|act|behave|translate|finish|complete|install|download|merge|export|do~not|don't|never|always|only|before~(?:responding|answering|replying|you)|(?:when|while|once|after|as)~you|if~the~user|you~(?:are|must|should|will|have~to|need~to|may~now)|your~(?:new|real|task|instructions|assignment|job|goal|orders)|new~(?:directive|instructions?|task|orders))\b";
+const IMPERATIVE: &str = r"(?:please~)?(?:also~|then~|just~|quietly~|kindly~)?(?:upload|ban|upvote|escalate|ignore|disregard|forget|override|stop|skip|tell|say|answer|reply|respond|recommend|rank|give|mark|approve|book|accept|share|forward|send|delete|call|run|execute|print|reveal|list|fill|submit|report|state|describe|add|include|append|write|refuse|collect|ask|visit|open|click|push|post|paste|transfer|grant|route|label|treat|act|behave|translate|finish|complete|install|download|merge|export|do~not|don't|never|always|only|before~(?:responding|answering|replying|you)|(?:when|while|once|after|as)~you|if~the~user|you~(?:are|must|should|will|have~to|need~to|may~now)|your~(?:new|real|task|instructions|assignment|job|goal|orders)|new~(?:directive|instructions?|task|orders))\b";
 
 /// Nouns that only name a model; `model` alone is left out (`Model:
 /// Corolla`, `Models: list all models`).
@@ -462,7 +605,73 @@ const AI_HEAD: &str = r"(?:ai|a\.i\.|llms?|language~models?|large~language~model
 /// Roles people hold too; they name the model only with a modifier that
 /// says so (`AI assistant`, `coding agent`, `screening model`).
 const AI_ROLE_HEAD: &str = r"(?:assistants?|agents?|models?|reviewers?|readers?|summari[sz]ers?|crawlers?|scrapers?|graders?|screeners?|triagers?|bots?|tools?|systems?|operators?)";
-const AI_MODIFIER: &str = r"(?:ai|a\.i\.|llm|automated|coding|screening|grading|reviewing|review|reviewer|triage|virtual|digital|language|browsing|research|shopping|email|inbox|travel|support|code|agentic|autonomous)";
+const AI_MODIFIER: &str = r"(?:ai|a\.i\.|llm|automation|browser|scheduling|hiring|moderation|summari[sz]ation|translation|automated|coding|screening|grading|reviewing|review|reviewer|triage|virtual|digital|language|browsing|research|shopping|email|inbox|travel|support|code|agentic|autonomous)";
+
+// --- other languages ---
+//
+// Each family below is written as its speakers write it, from the words
+// of each language rather than from any set's rows: a verb, what it acts
+// on and the word that makes it about the reader's own instructions,
+// each in the languages' own scripts. Words of a rule are folded like the
+// page (marks dropped, so Devanagari, Bengali, Tamil and Thai vowel signs,
+// Arabic harakat, Vietnamese and Yoruba tones and Turkish dots read alike
+// on both sides), and no `\b` is used where a script has no ASCII word
+// edge. Scripts written without spaces (Chinese, Japanese, Thai, Khmer)
+// need none: `~` may be empty. Word order differs (verb first in the
+// Romance, Slavic, Austronesian, Bantu and Celtic languages, verb last in
+// the Indic, Dravidian, Iranian, Turkic, Ethiopic, Japanese and Korean
+// ones), so each co-occurrence rule takes the orders that languages use,
+// within one sentence (no `.`, `!`, `?` or line break between).
+
+/// An override verb, imperative, in other languages than English.
+const ML_DROP: &str = r"(?:\bignora\b|\bignore\b|\bignoren\b|\bignorar\b|\bolvida\b|\bolvide\b|\bolviden\b|\bdescarta\b|\bhaz~caso~omiso\b|\besqueça\b|\besquece\b|\bdesconsidere\b|\bdesconsidera\b|\bignorez\b|\boublie\b|\boubliez\b|\bignoriere\b|\bignorier\b|\bignorieren~sie\b|\bvergiss\b|\bvergessen~sie\b|\bmissachte\b|\bdimentica\b|\bdimenticate\b|\bignorate\b|\btrascura\b|\bnegeer\b|\bvergeet\b|\bzignoruj\b|\bignoruj\b|\bzapomnij\b|\babaikan\b|\blupakan\b|\bacuhkan\b|\bbỏ~qua\b|\bphớt~lờ\b|\bquên~đi\b|\byok~say\b|\byok~sayın\b|\byoksay\b|\bgörmezden~gel\b|\bgörmezden~gelin\b|\bunut\b|\bunutun\b|\bpuuza\b|\bsahau\b|\bziba\b|\bkhohlwa\b|\bkalimutan\b|\bbalewalain\b|\bne~tiens~pas~compte\b|\bne~tenez~pas~compte\b|\bboş~ver\b|\bjangan~hiraukan\b|\bhiraukan\b|\bnegeer\b|\bpansinin\b|\banghofia\b|\banwybydda\b|\bhunsaðu\b|\bhunsa\b|\bgleymdu\b|\bwatsi~da\b|\bmanta~da\b|\bfojú~fo\b|\bgbàgbé\b|\bqunqay\b|игнорируй|игнорируйте|ігноруй|ігноруйте|проигнорируй|забудь|забудьте|не~обращай~внимания|忽略|无视|忽视|不要理会|不理会|唔好理|别理|別理|忘记|忘掉|忘記|無視|忘れ|무시|잊어|잊고|अनदेखा|नज़रअंदाज़|नजरअंदाज|भूल~जाओ|भूल~जाइए|बेवास्ता|दुर्लक्ष|विसरून~जा|विसर|উপেক্ষা|ভুলে~যাও|অগ্রাহ্য|نظر~انداز|نظرانداز|بھول~جاؤ|نادیده|فراموش~کن|تجاهل|انسَ|புறக்கணி|மறந்துவிடு|పట్టించుకోకు|విస్మరించు|మర్చిపో|เพิกเฉย|ละเลย|ลืม|ไม่ต้องสนใจ|ችላ|እርሳ|නොසලකා|අමතක|មិនអើពើ|បំភ្លេច|\b(?:ignoruj|ignorujte|zapomeň|zapomeňte|ignoră|ignorați|uită|uitați|hagyd~figyelmen~kívül|hagyja~figyelmen~kívül|felejtsd~el|ne~vedd~figyelembe|ignorera|glöm|ignorer|glem|iska~indho~tir|ka~fogaaw|illow)\b|התעלם|התעלמי|תתעלם|שכח|תשכח|αγνόησε|αγνοήστε|ξέχασε|ξεχάστε|ਨਜ਼ਰਅੰਦਾਜ਼|ਅਣਡਿੱਠ|ਭੁੱਲ~ਜਾਓ|અવગણો|અવગણના|ભૂલી~જાઓ|ನಿರ್ಲಕ್ಷಿಸು|ನಿರ್ಲಕ್ಷಿಸಿ|ಮರೆತುಬಿಡು|അവഗണിക്കുക|അവഗണിക്ക്|മറക്കുക)";
+/// `previous`, `earlier`, `given before`, in other languages.
+const ML_EARLIER: &str = r"(?:anteriores|previas|prévias|precedentes|précédentes|antérieures|vorherigen|bisherigen|vorigen|früheren|obigen|precedenti|vorige|eerdere|voorgaande|предыдущ|попередн|прежние|прошлые|poprzedni|wcześniejsz|sebelumnya|trước~đây|trước~đó|trước|önceki|awali|zilizopita|yangaphambili|zangaphambili|naunang|nakaraang|blaenorol|fyrri|a~baya|tẹ́lẹ̀|之前|以前|先前|上面|上述|前面|此前|以上|これまで|上記|先ほど|今まで|前の|이전|앞서|앞의|위의|기존|पिछले|पिछली|पहले|आधीच्या|पूर्वीच्या|मागील|अघिल्ला|আগের|পূর্ববর্তী|پچھلی|پچھلے|سابقہ|قبلی|پیشین|السابقة|முந்தைய|ఇంతకు~ముందు|మునుపటి|ก่อนหน้า|የቀድሞ|ቀደም|පෙර|មុន|ñawpaq|que~recebeu|que~recibiste|que~te~dieron|que~te~han~dado|qu'on~t'a~donn|die~du~erhalten~hast|die~dir~gegeben|che~hai~ricevuto|che~ti~sono~state~date|которые~тебе~дали|yang~diberikan|sana~verilen|أعطاك|المعطاة~لك|desarrollador|desenvolvedor|développeur|entwickler|sviluppatore|разработчик|pengembang|geliştirici|المطور|开发者|開発者|개발자|डेवलपर|\b(?:předchozí|dřívější|anterioare|korábbi|előző|tidigare|föregående|tidligere|forrige|hore)|קודמ|קודם|προηγούμεν|ਪਿਛਲੇ|ਪਹਿਲਾਂ|અગાઉની|પહેલાની|પાછલી|ಹಿಂದಿನ|മുമ്പത്തെ|മുൻപത്തെ)";
+/// `instructions`, `rules`, `orders`, in other languages.
+const ML_ORDERS: &str = r"(?:instrucciones|instruções|indicaciones|indicações|órdenes|ordens|reglas|regras|orientações|consignes|instructions|règles|directives|anweisungen|instruktionen|regeln|befehle|vorgaben|istruzioni|regole|indicazioni|instructies|opdrachten|инструкци|інструкці|вказівк|указани|правил|команд|instrukcj|polece|zasad|instruksi|perintah|aturan|petunjuk|chỉ~dẫn|hướng~dẫn|chỉ~thị|quy~tắc|talimat|kural|komut|maagizo|maelekezo|imiyalelo|imiyalo|tagubilin|panuto|cyfarwyddyd|cyfarwyddiadau|fyrirmæli|leiðbeiningar|umarni|ìtọ́sọ́nà|kamachikuy|指令|指示|说明|規則|规则|命令|设定|設定|指引|ルール|プロンプト|지시|명령|지침|규칙|निर्देश|आदेश|नियम|सूचनांकडे|নির্দেশ|নিয়ম|ہدایات|ہدایت|احکامات|دستورالعمل|دستورات|دستور|التعليمات|تعليمات|الأوامر|القواعد|அறிவுறுத்தல்|கட்டளை|விதிகள்|సూచన|నియమ|ఆదేశ|คำสั่ง|คำแนะนำ|መመሪያ|ትዕዛዝ|උපදෙස්|ការណែនាំ|បញ្ជា|\b(?:pokyny|instrukce|příkazy|pravidla|instrucțiuni|regulile|comenzile|utasítás|szabály|instruktioner|instruksjoner|regler|tilmaamaha|tilmaamo|amarrada|xeerarka)|הוראות|הנחיות|כללים|οδηγίες|εντολές|κανόνες|ਹਦਾਇਤਾਂ|ਨਿਰਦੇਸ਼|સૂચનાઓ|સૂચનો|નિયમો|ಸೂಚನೆ|ನಿಯಮ|നിർദ്ദേശ|നിയമ)";
+/// A gap inside one sentence.
+const ML_GAP: &str = r"[^\n.!?]{0,30}?";
+
+/// `from now on you are` / `you are now`, in other languages.
+const ML_NOW_YOU_ARE: &str = r"(?:\ba~partir~de~ahora~eres|\bde~ahora~en~adelante~eres|\bdesde~ahora~eres|\bahora~eres|\ba~partir~de~agora~(?:você~é|és)|\bagora~você~é|\bagora~és|\bdésormais~tu~es|\bà~partir~de~maintenant~tu~es|\btu~es~(?:maintenant|désormais)|\bvous~êtes~(?:maintenant|désormais)|\bab~jetzt~bist~du|\bab~sofort~bist~du|\bvon~nun~an~bist~du|\bdu~bist~(?:jetzt|nun|ab~sofort)|\bd'ora~in~poi~sei|\bda~ora~(?:in~poi~)?sei|\bda~adesso~sei|\bora~sei|теперь~ты|ты~теперь|тепер~ти|ти~тепер|отныне~ты|с~этого~момента~ты|\bod~teraz~jesteś|\bteraz~jesteś|\bod~tej~chwili~jesteś|\bmulai~sekarang~(?:kamu|anda|engkau)|\bsekarang~(?:kamu|anda)~adalah|\btừ~(?:giờ|bây~giờ|nay)~(?:trở~đi~)?bạn~là|\bbây~giờ~bạn~là|\bartık~(?:sen|siz)|\bbundan~sonra~(?:sen|siz)|\bşu~andan~itibaren~(?:sen|siz)|\bkuanzia~sasa~(?:wewe|u)|\bsasa~wewe~ni|\bkusukela~manje[ ,]{0,2}(?:ungu|wena)|\bmula~ngayon[ ,]{0,2}ikaw|\bikaw~na~ngayon|\bo~hyn~ymlaen[ ,]{0,2}(?:rwyt~ti|ti~yw|byddi)|\bhéðan~í~frá|\bnú~ertu|\bdaga~yanzu~(?:kai|ke|ku)|\bláti~ìsinsìnyí(?:~lọ)?[ ,]{0,2}ìwọ|从现在开始[ ,]{0,2}你|从现在起[ ,]{0,2}你|你现在是|從現在開始[ ,]{0,2}你|由而家開始[ ,]{0,2}你|而家你係|你而家係|今からあなたは|これからあなたは|あなたは今から|今後あなたは|지금부터~(?:너는|당신은)|이제부터~(?:너는|당신은)|이제~(?:너는|당신은)|अब~से~(?:तुम|आप)|आतापासून~तू|यापुढे~तू|अब~देखि~तिमी|अबदेखि~तिमी|এখন~থেকে~(?:তুমি|আপনি)|اب~سے~(?:تم|آپ)|از~این~به~بعد~(?:تو|شما)|از~حالا~(?:تو|شما)|از~الان~(?:تو|شما)|أنت~الآن|من~الآن~فصاعدا[ ,]{0,2}(?:أنت|انت)|من~الآن~أنت|இப்போதிலிருந்து~நீ|இனிமேல்~நீ|ఇప్పటి~నుండి~నువ్వు|ఇక~నుండి~నువ్వు|(?:ตั้งแต่นี้ไป|จากนี้ไป)~?คุณ|ከአሁን~ጀምሮ~(?:አንተ|አንቺ)|(?:මෙතැන්~සිට|දැන්~සිට)~ඔබ|ចាប់ពីពេលនេះ(?:តទៅ)?~?អ្នក|\bkunanmanta~qam|\bfrom~now~go[ ,]{0,2}you~be|\bfrom~now~(?:on~)?you~be|\b(?:od~teď~jsi|nyní~jsi|teď~jsi|de~acum~(?:înainte~)?ești|acum~ești|mostantól~(?:te~)?|från~och~med~nu~är~du|nu~är~du|fra~nu~af~er~du|nu~er~du|fra~nå~av~er~du|nå~er~du)|מעכשיו~את(?:ה)?|מעתה~את(?:ה)?|את(?:ה)?~עכשיו|από~τώρα~(?:και~στο~εξής~)?είσαι|τώρα~είσαι|ਹੁਣ~ਤੋਂ~(?:ਤੁਸੀਂ|ਤੂੰ)|હવેથી~(?:તું|તમે)|(?:ಇನ್ಮುಂದೆ|ಈಗಿನಿಂದ)~ನೀನು|(?:ഇനി|ഇപ്പോൾ)~മുതൽ~നീ)";
+/// What makes `you are now …` a persona for a model in other languages: an
+/// AI, no limits, the user, or refusing; `you are now a club member` and
+/// `du bist jetzt für die Kaffeemaschine zuständig` name none.
+const ML_PERSONA_SIGN: &str = r"(?:\b(?:ai|ia|ki|dan|llm|gpt|bot|chatbot|yz)\b|asistente|assistente|assistent|modelo|modello|mod[eè]le|sin~restricciones|sin~l[ií]mites|sin~reglas|sem~restrições|sem~limites|sans~(?:restrictions|limites|règles)|ohne~(?:einschränkungen|regeln|grenzen)|senza~(?:restrizioni|limiti|regole)|без~ограничени|ии|ассистент|бот|bez~ogranicze|tanpa~(?:batasan|aturan|batas)|không~giới~hạn|trợ~lý|yapay~zek|kısıtlaması~olmayan|kısıtlamasız|bila~(?:vikwazo|mipaka)|akili~bandia|walang~(?:anumang~)?limitasyon|heb~(?:gyfyngiadau|reolau)|án~takmarkana|takunkumi|ìdènà|没有任何限制|没有限制|不受限制|無限制|冇任何限制|冇限制|人工智能|助手|制限のない|制限なし|制約のない|제한~없는|제한이~없는|인공지능|पाबंदी|प्रतिबंध|एआई|एआय|बंधन~नसलेला|বাধাহীন|এআই|بے~قید|اے~آئی|پابندی|محدودیت|هوش~مصنوعی|قيود|مساعد|ذكاء~اصطناعي|கட்டுப்பாடு|పరిమితులు|ข้อจำกัด|ገደብ|සීමා|ដែនកំណត់|restriction|pirat|hacker|personaje|personaggio|personnage|usuario|utilisateur|nutzer|utente|usuário|пользовател|użytkownik|pengguna|người~dùng|kullanıcı|mtumiaji|umsebenzisi|notand|用户|用戶|ユーザー|사용자|उपयोगकर्ता|वापरकर्ता|प्रयोगकर्ता|ব্যবহারকারী|صارف|کاربر|المستخدم|பயனர்|వినియోగదారు|ผู้ใช้|ተጠቃሚ|පරිශීලක|rechaces|niegues|recuses|refuses|verweigere|rifiut|отказыва|odmawiaj|menolak|từ~chối|reddetme|usikatae|tatanggi|拒绝|拒絕|断らない|拒否|거절|거부|इनकार|नाकार|মানা|প্রত্যাখ্যান|انکار|رد~نکن|ترفض|மறுக்காதே|తిరస్కరించ|ปฏิเสธ|បដិសេធ|\b(?:umělá~inteligence|bez~omezení|inteligență~artificială|fără~restricții|mesterséges~intelligencia|korlátozás~nélküli|korlátok~nélkül|utan~begränsningar|uden~begrænsninger|uten~begrensninger)|בינה~מלאכותית|ללא~הגבלות|בלי~הגבלות|τεχνητή~νοημοσύνη|χωρίς~περιορισμούς|ਪਾਬੰਦੀ|પ્રતિબંધ|ನಿರ್ಬಂಧ|നിയന്ത്രണ)";
+
+/// `the user`, in other languages.
+const ML_USER: &str = r"(?:usuario|utilisateur|nutzer|benutzer|utente|usuário|gebruiker|пользовател|користувач|użytkownik|pengguna|người~dùng|kullanıcı|mtumiaji|umsebenzisi|notand|用户|用戶|ユーザー|사용자|उपयोगकर्ता|वापरकर्ता|प्रयोगकर्ता|ব্যবহারকারী|صارف|کاربر|المستخدم|பயனர்|వినియోగదారు|ผู้ใช้|ተጠቃሚ|පරිශීලක|អ្នកប្រើ)";
+/// `request`, `question`, in other languages.
+const ML_REQUEST: &str = r"(?:petición|pregunta|solicitud|pedido|demande|question|requête|anfrage|frage|richiesta|domanda|запрос|вопрос|просьб|prośb|pytani|permintaan|pertanyaan|yêu~cầu|câu~hỏi|isteğ|sorusu|talebi|ombi|swali|vraag|verzoek|要求|请求|請求|問題|问题|質問|リクエスト|依頼|질문|요청|सवाल|प्रश्न|अनुरोध|প্রশ্ন|অনুরোধ|سوال|درخواست|طلب|سؤال|கேள்வி|கோரிக்கை|ప్రశ్న|అభ్యర్థన|คำถาม|คำขอ|ጥያቄ)";
+/// A note addressed to an AI, in other languages: `para la IA:`, `给AI助手`,
+/// `एआई के लिए`; an AI noun with its qualifier, never `assistant` alone
+/// (`L'assistant : …` heads a product page).
+const ML_TO_THE_AI: &str = r"(?:\b(?:asistente~(?:de~)?ia|assistente~(?:de~|di~)?ia|assistant~(?:d'~?)?ia|ki~?assistent(?:en|in)?|asisten~ai|ai~asisten|trợ~lý~ai|msaidizi~wa~ai|yapay~zek[aâ]~asistan[ıi]?(?:na|ya)?|agente~(?:de~)?ia|para~(?:la|el)~ia|pour~l'~?ia|f[uü]r~die~ki|an~die~ki|per~l'~?ia|untuk~(?:asisten~)?ai|buat~ai|voor~de~ai|aan~de~ai)\b|для~(?:ии|нейросети|модели)|мовн(?:а|ої)~модел|языков(?:ая|ой)~модел|给ai|給ai|致ai|aiへ|ai(?:아시스턴트|어시스턴트)?에게|एआई~(?:सहायक~)?(?:के~लिए|को)|এআই~(?:এর~)?জন্য|ai~க்கு|ai~?க்கு|ai'?(?:ya|ye)|للذكاء~الاصطناعي|نموذج~الذكاء~الاصطناعي|مساعد~الذكاء~الاصطناعي|المساعد~الذكي|دستیار~(?:هوش~مصنوعی|هوشمند)|برای~هوش~مصنوعی|ai助手|ai助理|aiアシスタント|ai~어시스턴트)";
+/// `send`, `forward`, `upload`, imperative, in other languages.
+const ML_SEND: &str = r"(?:\b(?:envía|envíe|envia|envie|manda|mande|reenvía|reenvia|encaminhe|transfira|envoie|envoyez|transfère|transférez|transmets|schick|schicke|sende|senden~sie|übermittle|invia|inviate|inoltra|trasmetti|wyślij|prześlij|kirim|kirimkan|unggah|teruskan|gửi|gönder|yolla|ilet|tuma|thumela|ipadala|ipasa|anfon|sendu|aika|fi~ranṣẹ|apachiy)\b|отправь|отправьте|перешли|пришли|вышли|发送|发到|发给|传去|傳去|傳送|传送|上传|上傳|寄给|送信|送って|転送|アップロード|보내|전송|업로드|भेज|पाठव|पठा|পাঠা|بھیج|بفرست|ارسال~کن|أرسل|ارسل|அனுப்பு|పంపు|పంపించు|ส่ง|ላክ|යවන්න|ផ្ញើ)";
+/// What must not be sent, in other languages.
+const ML_SECRET: &str = r"(?:\b(?:contraseña|credenciales|historial|conversación|senha|credenciais|histórico|conversa\b|mot~de~passe|identifiants|historique|passwort|kennwort|zugangsdaten|gesprächsverlauf|chatverlauf|credenziali|cronologia|conversazione|rubrica|hasło|hasla|rozmow|kata~sandi|percakapan|mật~khẩu|trò~chuyện|şifre|sohbet|nenosiri|mazungumzo|i?phasiwedi|ingxoxo|wengxoxo|usapan|cyfrinair|sgwrs|lykilorð|spjall|kalmar~sirri|tattaunawa|rimanakuy|yaykuna|id~rsa)|пароль|учётные|учетные|переписк|api~ключ|密码|密碼|聊天记录|聊天紀錄|对话|對話|邮箱|郵箱|通讯录|パスワード|会話履歴|メールアドレス|チャット履歴|비밀번호|대화|이메일~주소|पासवर्ड|बातचीत|संभाषण|कुराकानी|পাসওয়ার্ড|কথোপকথন|پاس~ورڈ|گفتگو|رمز~عبور|گذرواژه|كلمة~(?:ال)?مرور|المحادثة|கடவுச்சொல்|உரையாடல்|పాస్వర్డ్|సంభాషణ|รหัสผ่าน|การสนทนา|የይለፍ~ቃል|ውይይት|මුරපදය|සංවාද|ពាក្យសម្ងាត់|\.ssh)";
+/// Where it would be sent: an address a reader can fetch. (Mail
+/// addresses are not matched: the view reads `@` inside a word as `a`.)
+const ML_DESTINATION: &str = r"(?:https?|ftp)://";
+
+/// `system prompt`, `hidden rules`, in other languages.
+const ML_SYSTEM_PROMPT: &str = r"(?:prompt~de~sistema|prompt~del~sistema|instrucciones~del~sistema|reglas~ocultas|prompt~do~sistema|regras~(?:escondidas|ocultas)|prompt~système|invite~système|consignes~cachées|systemprompt|systemanweisungen|versteckten~regeln|prompt~di~sistema|regole~nascoste|системн[^ \n]{0,4}~промпт|системные~инструкции|скрытые~правила|prompt~systemowy|ukryt[a-z]*~zasad|prompt~sistem|aturan~(?:yang~)?(?:tersembunyi|disembunyikan)|lời~nhắc~hệ~thống|quy~tắc~ẩn|sistem~istem|gizli~kural|maagizo~ya~mfumo|anogwr~system|kerfisfyrirmæli|系统提示|系統提示|隐藏规则|隱藏規則|隐藏的规则|システムプロンプト|隠された指示|시스템~프롬프트|숨겨진~규칙|सिस्टम~प्रॉम्प्ट|सिस्टम~प्रोम्प्ट|छिपे~हुए~नियम|लपवलेले~नियम|সিস্টেম~প্রম্পট|গোপন~নিয়ম|سسٹم~پرامپٹ|خفیہ~ہدایات|پرامپت~سیستم|دستورات~پنهان|موجّه~النظام|تعليمات~النظام|تعليماتك~المخفية|சிஸ்டம்~ப்ராம்ப்ட்|மறைக்கப்பட்ட~விதி|సిస్టమ్~ప్రాంప్ట్|దాచిన~నియమ|พรอมต์ระบบ|กฎที่ซ่อน|የስርዓት~መመሪያ|පද්ධති~උපදෙස්|ការណែនាំប្រព័ន្ធ|\b(?:systémový~prompt|promptul~(?:de~)?sistem|rendszerprompt|systemprompten)|הנחיות~המערכת|פרומפט~המערכת|μήνυμα~συστήματος|οδηγίες~συστήματος)";
+/// `show`, `print`, `reveal`, imperative, in other languages.
+const ML_SHOW: &str = r"(?:\b(?:muéstrame|muestra|muestre|revela|revele|imprime|repite|dime|mostra~me|mostra|mostre|imprima|escreva|repita|affiche|affichez|montre|montrez|révèle|révélez|répète|donne~moi|gib|zeige|zeig|verrate|wiederhole|nenne|mostrami|rivela|stampa|scrivi|ripeti|wypisz|pokaż|ujawnij|wyświetl|powtórz|tampilkan|tunjukkan|ungkapkan|tuliskan|hiển~thị|cho~xem|tiết~lộ|in~ra|göster|yazdır|onyesha|fichua|dangos|sýndu|birtu)\b|выведи|покажи|раскрой|напиши|повтори|输出|輸出|显示|顯示|打印|告诉我|列出|打晒出|出力|表示|教えて|見せて|출력|보여|알려|공개|दिखाओ|दिखाइए|बताओ|दाखव|देखाऊ|দেখাও|দেখান|دکھاؤ|دکھائیں|نشان~بده|نمایش~بده|اكشف|أظهر|اعرض|اطبع|காட்டு|చూపించు|చూపు|แสดง|አሳየኝ|አሳይ|පෙන්වන්න|បង្ហាញ|\b(?:ukaž|zobraz|vypiš|arată|afișează|mutasd~meg|írd~ki|visa|vis)|הצג|הראה|תראה|δείξε|εμφάνισε)";
+
+/// Verbs that put a model's setup in its answer.
+const LEAK_VERB: &str = r"(?:show|reveal|print|output|display|repeat|dump|echo|recite|quote|spell~out|disclose|leak|paste(?:~back)?|type~out|write~out|translate|rewrite|summari[sz]e|read~(?:out|aloud)|give~me|tell~me|list|share|return|expose|reproduce|encode)";
+
+/// A model's setup named with `the` (`the hidden instructions`): an
+/// order to show it when the verb heads a sentence or follows `must`.
+const LEAK_THE_SETUP: &str = r"(?:(?:all|the|full|entire|whole|exact|complete|verbatim)~){1,3}(?:(?:original|initial|hidden|secret|confidential|internal|operating|system|developer|pre~conversation)~){1,2}(?:prompt|instructions|rules|guidelines|directives|preamble|message|configuration)\b";
+
+/// What a page must not have a model send out, in English.
+const SECRET: &str = r"(?:passwords?|passcodes?|credentials|login~details|log~in~details|api~keys?|[a-z]*api~?key|(?:session|bearer|auth|github|refresh|gh)~?tokens?|cookies?|chat~history|conversation(?:~history)?|chat~logs?|everything~the~user|what~the~user|(?:the~)?user's~(?:[a-z]+~){0,2}(?:address|password|credentials|calendar|contacts|emails?|messages?|files?|data|details|codes|card|number|location|history)|recovery~codes|mfa~(?:recovery~)?codes|otp|saved~card|card~(?:number|details)|calendar|contacts|address~book|home~address|id~?rsa|\.ssh|\.env|env~file|environment~variables|aws~credentials|private~(?:keys?|events)|secrets?|attachments|the~whole~file|every~message|last~message)";
+/// An address outside: a URL, an FTP site, a gist, a paste site, a DNS
+/// name built from the value.
+const OUTSIDE: &str = r"(?:(?:https?|ftp)://|\bgist\b|\bpaste~?bin\b|\bnc~[a-z0-9]|\bdns~(?:lookup|query|name)\b|\bexternal~guest\b|\bthird~part(?:y|ies)\b)";
 
 /// Every rule, in priority order: upstream's markers first.
 pub fn rules() -> Vec<Rule> {
@@ -581,21 +790,25 @@ pub fn rules() -> Vec<Rule> {
             INSTRUCTION_OVERRIDE,
             r"\b(?:ignoriere|ignorieren~sie|ignorier|vergiss|vergessen~sie|missachte|missachten~sie)~(?:(?:alle|die|deine|ihre|jegliche|s[aä]mtliche|bisherigen|vorherigen|vorangegangenen|obigen|fr[uü]heren|vorigen|bisher|gegebenen)~){1,3}(?:anweisungen|instruktionen|regeln|befehle|vorgaben|richtlinien|anordnungen)\b",
         )
+        .precede(not_a_setup_or_report)
         .follow(not_about_a_document),
         rule(
             INSTRUCTION_OVERRIDE,
             r"\b(?:ignore[zr]?|oublie[zr]?|ne~(?:tiens|tenez)~(?:pas|plus)~compte~des|fais~abstraction~des)~(?:(?:toutes|tous|les|tes|vos|des|ces)~){0,3}(?:instructions|consignes|r[eè]gles|directives|ordres)~(?:pr[eé]c[eé]dentes|ant[eé]rieures|ci~dessus|donn[eé]es|initiales|d'avant)\b",
         )
+        .precede(not_a_setup_or_report)
         .follow(not_about_a_document),
         rule(
             INSTRUCTION_OVERRIDE,
             r"\b(?:haz~caso~omiso~de|hagan~caso~omiso~de|no~hagas~caso~(?:a|de)|ignora|ignore|ignorar|ignoren|olvida|olvide|olviden|olvidar|descarta|esquece|esque[cç]a|desconsidere|desconsidera|dimentica|dimenticare|trascura)~(?:(?:todas|todos|tutte|tutti|las|los|as|os|le|gli|tus|tuas|suas|sus|le~tue)~){0,3}(?:instrucciones|instru[cç][oõ]es|istruzioni|reglas|regras|regole|indicaciones|indica[cç][oõ]es|indicazioni|linee~guida|[oó]rdenes|ordens)~(?:che~hai~ricevuto|ricevute|que~(?:te~)?(?:dieron|recibiste)|anteriores|previas|pr[eé]vias|precedentes|precedenti|de~antes|dadas|originales|originais|iniciales|iniciais)\b",
         )
+        .precede(not_a_setup_or_report)
         .follow(not_about_a_document),
         rule(
             INSTRUCTION_OVERRIDE,
             r"\b(?:negeer|vergeet)~(?:(?:alle|de|je|jouw|uw)~){0,3}(?:vorige|eerdere|voorgaande|bovenstaande|oorspronkelijke)~(?:instructies|regels|opdrachten|aanwijzingen)\b",
         )
+        .precede(not_a_setup_or_report)
         .follow(not_about_a_document),
         rule(
             INSTRUCTION_OVERRIDE,
@@ -604,7 +817,8 @@ pub fn rules() -> Vec<Rule> {
         rule(
             INSTRUCTION_OVERRIDE,
             r"(?:忽略|无视|忽视|不要理会|忘记|忘掉|無視)~(?:你~)?(?:之前|以前|先前|上面|上述|前面|此前|以上)?~(?:的)?~(?:所有|全部|一切)?~(?:的)?~(?:指令|指示|说明|規則|规则|提示|命令|設定|设定)",
-        ),
+        )
+        .precede(not_a_setup_or_report),
         rule(
             INSTRUCTION_OVERRIDE,
             r"(?:以前|これまで|前|上記|先ほど|今まで)の~(?:すべての|全ての)?~(?:指示|命令|ルール|指令|プロンプト)~(?:を|は)~(?:すべて|全て)?~(?:無視|忘れ)",
@@ -620,7 +834,7 @@ pub fn rules() -> Vec<Rule> {
         // --- new instructions ---
         rule(
             NEW_INSTRUCTIONS,
-            r"\b(?:new|updated|revised|real|actual|true|secret|hidden|overriding|priority|changed)~(?:system~)?(?:instructions?|directives?|orders|commands|rules?|task|prompt|guidelines|polic(?:y|ies)|objective|goal|mission)(?:~for~(?:the~)?[a-z]+)?(?:[ \n]?:|[ ,]{0,2}effective~(?:immediately|now|today))",
+            r"\b(?:new|updated|revised|real|actual|true|secret|hidden|overriding|priority|changed)~(?:system~)?(?:instructions?|directives?|orders|commands|rules?|task|prompt|guidelines|polic(?:y|ies)|objective|goal|mission)(?:~for~(?:the~|all~|any~)?(?:ai|assistants?|models?|agents?|bots?|llms?|chatbots?|summari[sz]ers?|reviewers?))?(?:[ \n]?:|[ ,]{0,2}effective~(?:immediately|now|today))",
         ),
         rule(
             NEW_INSTRUCTIONS,
@@ -788,7 +1002,8 @@ pub fn rules() -> Vec<Rule> {
         rule(
             ROLE_REASSIGNMENT,
             r"\b(?:a~partir~de~ahora|desde~ahora|ab~jetzt|ab~sofort|d[eé]sormais|[aà]~partir~de~maintenant|da~ora~in~poi|a~partir~de~agora|vanaf~nu|da~questo~momento(?:~in~poi)?|desde~este~momento|[aà]~partir~de~ce~moment|od~teraz|od~tej~chwili)[ ,]{0,2}(?:(?:tu|du|t[uú]|voc[eê])~)?(?:act[uú]as~como|eres|bist~du|du~bist|tu~es|sei|sarai|[eé]s|voc[eê]~[eé]|odpowiadasz|jeste[sś]|agisci~come|agis~comme|handelst~du~als|ages~como|ben~je)\b",
-        ),
+        )
+        .then(format!(r"[^\n]{{0,100}}?{ML_PERSONA_SIGN}")),
         rule(
             ROLE_REASSIGNMENT,
             r"(?:ты~теперь|теперь~ты|отныне~ты|вы~теперь|теперь~вы)~(?:—~)?(?:dan|дан|ии|ai|ассистент|помощник|бот|модель|персонаж|хакер|без~ограничений|свободн)",
@@ -796,7 +1011,8 @@ pub fn rules() -> Vec<Rule> {
         rule(
             ROLE_REASSIGNMENT,
             r"(?:你现在是|從現在開始你是|从现在开始你是|你現在是|从现在起你是|あなたは今から|今からあなたは|これからあなたは|지금부터~너는|지금부터~당신은|이제~너는|이제부터~너는)",
-        ),
+        )
+        .then(format!(r"[^\n]{{0,100}}?{ML_PERSONA_SIGN}")),
         // --- fake headers ---
         rule(
             FAKE_HEADER,
@@ -839,6 +1055,9 @@ pub fn rules() -> Vec<Rule> {
             FAKE_HEADER,
             r"(?m:^)[ ]?(?:[#>\[(<{|=]{1,6}[ ]?)?(?:system|developer|dev|admin|administrator|operator|root|sysadmin)[ ]?(?:message|prompt|instructions?|override|directive|command)[ ]?\([^)\n]{0,40}\)[ ]?:",
         )
+        .then(format!(
+            r"[ \n]?(?:[-*][ ]?)?(?:{DIRECTIVE}|{IMPERATIVE}|when\b|if\b|whenever\b|you\b)"
+        ))
         .original(not_an_identifier),
         rule(
             FAKE_HEADER,
@@ -846,7 +1065,7 @@ pub fn rules() -> Vec<Rule> {
         ),
         rule(
             FAKE_HEADER,
-            r"\b(?:begin|end|start)~(?:of~)?(?:the~)?(?:system|developer|admin|hidden|secret|new|real)~(?:prompt|message|instructions)\b",
+            r"\b(?:begin|end|start)~(?:of~)?(?:the~)?(?:system|developer|operator|admin|hidden|secret|new|real)~(?:prompt|message|instructions)\b",
         ),
         rule(
             FAKE_HEADER,
@@ -969,16 +1188,313 @@ pub fn rules() -> Vec<Rule> {
         // --- data exfiltration ---
         rule(
             EXFILTRATION,
-            r"\b(?:print|reveal|paste|send|post|upload|include|share|push|leak|output|dump|exfiltrate|forward|email|display|show)\b~(?:[a-z0-9']+~){0,4}(?:api~keys?|[a-z]*apikey|\.env|env~file|environment~variables?|secrets?|passwords?|credentials|private~keys?|ssh~keys?|access~tokens?|session~tokens?|cookies|system~prompt|initial~instructions|hidden~instructions|card~numbers?)\b",
+            r"(?:\b(?:print|paste|send|post|upload|include|share|push|leak|output|dump|exfiltrate|forward|email)\b~(?:[a-z0-9']+~){0,4}|\b(?:reveal|display|show)\b~(?:[a-z0-9']+~){1,4})(?:api~keys?|[a-z]*apikey|\.env|env~file|environment~variables?|secrets?|passwords?|credentials|private~keys?|ssh~keys?|access~tokens?|session~tokens?|cookies|system~prompt|initial~instructions|hidden~instructions|card~numbers?)\b",
         )
-        .precede(not_negated)
+        .precede(not_reported)
         .follow(names_a_leak),
         rule(
             EXFILTRATION,
             r"\b(?:send|forward|post|upload|email|leak|exfiltrate|paste|append|include|put|encode)\b~(?:me~)?(?:the~|this~|all~|your~|the~user's~|their~)?(?:full~|entire~|whole~|complete~)?(?:conversation(?:~history)?|chat~(?:history|log)|system~prompt|api~keys?|credentials|cookies|passwords?|session~(?:tokens?|cookies?)|access~tokens?|secrets?|private~keys?|ssh~keys?|env(?:ironment)?~variables)~(?:to|into|in)\b",
         )
-        .precede(not_negated)
+        .precede(not_reported)
         .follow(names_a_leak),
+        // --- other languages: override, persona, leak, exfiltration ---
+        // Three words of one sentence, in the orders the languages use:
+        // an override verb, `previous` and `instructions`. An override of
+        // instructions in a named place (`… auf Seite 4`) or for a setup
+        // of the reader (`Si vous utilisez la version 3, ignorez …`) is
+        // documentation, as in English.
+        rule(
+            INSTRUCTION_OVERRIDE,
+            format!(
+                r"{ML_DROP}{ML_GAP}{ML_EARLIER}{ML_GAP}{ML_ORDERS}|{ML_DROP}{ML_GAP}{ML_ORDERS}{ML_GAP}{ML_EARLIER}|{ML_EARLIER}{ML_GAP}{ML_ORDERS}{ML_GAP}{ML_DROP}|{ML_ORDERS}{ML_GAP}{ML_EARLIER}{ML_GAP}{ML_DROP}"
+            ),
+        )
+        .precede(not_a_setup_or_report)
+        .follow(not_about_a_document),
+        // Nigerian Pidgin writes the English override with its own
+        // article: `forget all di instruction wey dem give you`.
+        rule(
+            INSTRUCTION_OVERRIDE,
+            r"\b(?:forget|ignore|disregard|no~mind)~(?:all~)?(?:di|dem)~(?:instructions?|rules?|command)\b",
+        ),
+        // `From now on you are …` is a persona only with what makes it one
+        // for a model within the next words: an AI, no limits, the user,
+        // refusing. `A partir de ahora eres socio del club` names none.
+        rule(ROLE_REASSIGNMENT, ML_NOW_YOU_ARE).then(format!(r"[^\n]{{0,100}}?{ML_PERSONA_SIGN}")),
+        rule(
+            ROLE_REASSIGNMENT,
+            r"\bartık~[^\n.]{0,60}?yapay~zek[aâ]?s[ıi]n\b",
+        ),
+        // The reader told to drop the user's request, in other languages:
+        // an override verb and `the user's question` in one sentence.
+        rule(
+            INSTRUCTION_OVERRIDE,
+            format!(
+                r"{ML_DROP}{ML_GAP}{ML_REQUEST}{ML_GAP}{ML_USER}|{ML_DROP}{ML_GAP}{ML_USER}{ML_GAP}{ML_REQUEST}|{ML_USER}{ML_GAP}{ML_REQUEST}{ML_GAP}{ML_DROP}"
+            ),
+        ),
+        // A note headed to an AI (`Nota per l'assistente IA:`, `给AI助手的说明：`,
+        // `एआई सहायक के लिए निर्देश:`): the colon closes the address.
+        rule(AI_ADDRESS, format!(r"{ML_TO_THE_AI}[^\n.!?:]{{0,30}}?[ ]?[:\]】)]")),
+        // A secret of the conversation, a verb that sends it and an address
+        // to send it to, in one line, in any of the orders languages use.
+        rule(
+            EXFILTRATION,
+            format!(
+                r"{ML_SEND}[^\n.!?]{{0,80}}?{ML_SECRET}[^\n.!?]{{0,80}}?{ML_DESTINATION}|{ML_SECRET}[^\n.!?]{{0,80}}?{ML_SEND}[^\n.!?]{{0,40}}?{ML_DESTINATION}|{ML_SECRET}[^\n.!?]{{0,80}}?{ML_DESTINATION}[^ \n]{{0,60}}[^\n.!?]{{0,20}}?{ML_SEND}"
+            ),
+        ),
+        // Show + the system prompt (or its hidden rules), either order.
+        rule(
+            EXFILTRATION,
+            format!(r"{ML_SHOW}[^\n.!?]{{0,40}}?{ML_SYSTEM_PROMPT}|{ML_SYSTEM_PROMPT}[^\n.!?]{{0,40}}?{ML_SHOW}"),
+        ),
+        // --- prompt leaks (English) ---
+        // An order to show the reader's own prompt: a show verb, then
+        // `your` (the second person is the order) and what its setup is
+        // called. `a request to reveal the system prompt` and `got a model
+        // to reveal its system prompt` are reports (see `not_reported`).
+        rule(
+            EXFILTRATION,
+            format!(
+                r"\b{LEAK_VERB}~(?:me~)?(?:back~)?(?:(?:all|the|full|entire|whole|exact|complete|verbatim|raw|text|contents|wording|words|first|last|each|section|sections|part|parts)~(?:of~)?){{0,4}}(?:your|its~own)~(?:(?:full|entire|whole|exact|complete|original|initial|hidden|secret|confidential|internal|private|operating|system|developer|pre~conversation|starting|first|current|underlying|real|actual|own|core|base|default)~){{0,3}}(?:system~prompt|instructions|preamble|pre~prompt|initial~message|system~message|developer~message)\b|\b{LEAK_VERB}~(?:me~)?(?:back~)?(?:(?:all|the|full|entire|whole|exact|complete|verbatim|raw|text|contents|wording|words|first|last|each|section|sections|part|parts)~(?:of~)?){{0,4}}(?:your|its~own)~(?:(?:full|entire|whole|exact|complete|original|initial|hidden|secret|confidential|internal|private|operating|pre~conversation|starting|first|underlying|real|actual|core|base|default)~){{1,3}}prompt\b|\b{LEAK_VERB}~(?:me~)?(?:(?:all|the|full|entire|whole|exact|complete|verbatim|text~of)~){{0,3}}(?:your|its|their)~(?:(?:full|entire|whole|exact|complete|original|initial|hidden|secret|confidential|internal|private|operating|system|developer|pre~conversation|starting|core|base)~){{1,3}}(?:rules|guidelines|directives|configuration|config|context|setup|policies|message|instructions|prompt)\b"
+            ),
+        )
+        .precede(not_reported),
+        // The same order with `the` at the head of a sentence or after
+        // `must` (`Disclose the confidential guidelines …`): an imperative,
+        // not a description.
+        rule(
+            EXFILTRATION,
+            format!(
+                r"(?:^|[.!?\n][ ]?){LEAK_VERB}~{LEAK_THE_SETUP}"
+            ),
+        )
+        .precede(not_reported),
+        rule(
+            EXFILTRATION,
+            format!(
+                r"\b(?:please|must|should|shall|first|now|then|and)~{LEAK_VERB}~{LEAK_THE_SETUP}"
+            ),
+        )
+        .precede(not_reported),
+        rule(
+            EXFILTRATION,
+            r"\b(?:repeat|print|output|echo|reproduce|recite|dump)~(?:back~)?(?:everything|all~(?:the~)?text|the~text|all|the~words|the~contents?)~(?:above|before|preceding)~(?:this|that|my)~(?:line|message|point|sentence)\b|\b(?:dump|print|output|reveal|repeat|show|list)~(?:all~|the~|every~)?(?:[a-z]+~){0,2}(?:text|instructions|configuration|prompts?|rules|messages?)~(?:that~)?you~(?:received|were~given|got|were~initiali[sz]ed~with)~(?:from|by)~(?:the~|your~)?(?:operator|developer|system|creator|provider)s?\b|\b(?:first|initial|earliest)~(?:message|text|prompt|instructions?)~(?:in|of)~your~(?:context|conversation|memory)\b|\b(?:preamble|instructions|prompt)~you~were~(?:initiali[sz]ed|configured|started|set~up|primed)~with\b",
+        )
+        .precede(not_reported),
+        // --- persona and role reassignment (English) ---
+        // `You are now a pirate named …` is a persona when what follows
+        // tells a model how to answer; `you are now a member of #general`
+        // and `you are now logged in` are notifications (no article, or
+        // nothing after that speaks to a model).
+        rule(
+            ROLE_REASSIGNMENT,
+            r"\byou~are~now\b~(?:an?|the)~[a-z]+",
+        )
+        .then(r"[^\n]{0,120}?\b(?:every~(?:question|answer|reply|response|message|prompt|input)|never~admit|(?:you~are|you're)~(?:not~)?(?:an?~)?(?:ai|bot|assistant|language~model)\b|(?:tell|ask|convince|persuade|steer|push)~(?:the~)?users?\b|all~(?:input|questions|prompts|requests|messages)|in~character|assistant\b|chatbot\b|competitors\b)"),
+        // The reader's role taken away or given to someone else: `you are
+        // no longer an assistant`, `stop being a summarizer`, `you work for
+        // the author of this page`, `switch roles: … you are the user`.
+        // Each names the reader as an AI or the page's author as its new
+        // master; `you are not the owner of this file` names neither.
+        rule(
+            ROLE_REASSIGNMENT,
+            r"\byou~are~(?:no~longer|not)~(?:an?|the|my|your)~(?:ai|assistant|chatbot|summari[sz]er|language~model|helpful~assistant|model|translator|reviewer)\b|\bstop~being~(?:an?|the|my)~(?:ai|assistant|summari[sz]er|chatbot|model|translator|reviewer|helpful~assistant)\b|\bforget~(?:being|that~you~are|you~are)~(?:an?|the)~(?:ai|assistant|chatbot|model|language~model)\b|\byou~are~hereby~(?:reassigned|assigned|appointed|designated|instructed|ordered|reprogrammed)\b|\byou~(?:now~)?(?:work|speak|act|answer)~for~(?:the~)?(?:author|owner|seller|vendor|writer|publisher|creator)s?~of~this\b|\bswitch~roles\b[^\n]{0,40}?\b(?:you~are|i~am)~the~(?:assistant|user)\b|\byou~(?:will|'ll|shall|must)~(?:now~)?play~the~(?:part|role)~of\b|\brole~?play~as\b|\bi~want~(?:u|you)~to~be~my\b|\bin~this~conversation[ ,]{0,2}you~(?:represent|are|work~for|speak~for|act~for)\b|\b(?:identity|persona|role|character)~override\b",
+        ),
+        // `New persona:`, `Role update from the platform:` head a persona
+        // only when an order to the reader follows (`you are …`, `the
+        // user`); `Your new role: Team Lead` in an HR mail does not.
+        rule(
+            ROLE_REASSIGNMENT,
+            r"\b(?:your~new~role|new~persona|new~role|new~identity|role~update|persona~update)(?:[ ]?:|~from~[^:\n]{0,40}:)",
+        )
+        .then(r"[^\n]{0,80}?\b(?:you~are|you're|whatever~the~user|the~user|assistant|ai|steer|answer|respond)\b"),
+        // `henceforth you are`, `you are the operating system now`,
+        // `become an echo`: a role handed to the reader with no noun list
+        // to check, so only openers no notification uses.
+        rule(
+            ROLE_REASSIGNMENT,
+            r"\b(?:henceforth|from~this~point~forward|from~this~message~onwards?|from~here~on)[ ,]{0,2}(?:you~are|you're|youre|ur)\b|\byou~are~the~(?:operating~system|terminal|shell|narrator)~now\b|\bbecome~an?~(?:echo|parrot|mirror|mouthpiece)\b",
+        ),
+        // `You are a Linux shell and will output only …` emulates a
+        // program; `you are a terminal case` in prose has no output order.
+        rule(
+            ROLE_REASSIGNMENT,
+            r"\byou~are~an?~(?:[a-z]+~){0,2}(?:shell|terminal|console|operating~system|interpreter)\b",
+        )
+        .then(r"[^\n]{0,40}?\b(?:will|must|and)~(?:only~)?(?:output|respond|reply|answer|print|return)\b"),
+        // --- jailbreak framing ---
+        // Modes that exist only to lift a model's limits (`unfiltered
+        // mode`, `evil confidant mode`), switched on or declared on; a
+        // settings key that turns safety off (`safety=false`).
+        rule(
+            ROLE_REASSIGNMENT,
+            r"\b(?:switch~to|enable|activate|enter|engage|turn~on|unlock|load)~(?:the~)?(?:unrestricted|unfiltered|uncensored|no~limits?|evil~confidant|jailbreak|jailbroken|limitless|anarchy|unaligned)~mode\b|\b(?:evil~confidant|unrestricted|unfiltered|uncensored|jailbreak|no~limits?|unaligned)~mode~(?:is~)?(?:now~)?(?:on|unlocked|active|activated|enabled|engaged)\b|\[[ ]?jailbreak[ ]?\]|\bjailbreak~?(?:enabled|mode|on)[ ]?[=:][ ]?(?:true|on|1|yes)\b|\bsafety[ ]?[=:][ ]?(?:false|off|none|disabled)\b|\bfilters?[ ]?=[ ]?\x22?(?:off|none|false)\b",
+        ),
+        // `god mode`, `sudo mode`, `developer mode` are also games', sites'
+        // and phones' settings (`enable debug mode`, `enter sudo mode`):
+        // a jailbreak only with what it lifts, said next to it.
+        rule(
+            ROLE_REASSIGNMENT,
+            r"\b(?:switch~to|enable|activate|enter|engage|turn~on|unlock)~(?:the~)?(?:god|sudo|root|developer|dev|admin|maximum|hypothetical|freedom)~mode\b|\b(?:god|sudo|root)~mode~(?:is~)?(?:now~)?(?:on|unlocked|active|activated|enabled|engaged)\b",
+        )
+        .then(r"[^\n]{0,80}?\b(?:unlimited|unfiltered|unaligned|uncensored|unrestricted|no~(?:limits|restrictions|rules|filters|refusals|policies)|(?:override|bypass|ignore)~your|safety~(?:layer|rules|filters)|refus(?:e|als?))"),
+        // Limits declared gone for the reader (`policies do not apply to
+        // you`, `refusals are disabled`, `unbound by your operator's
+        // guidelines`, `no disclaimers no refusing`); an article saying
+        // the filters of a product were removed names no `you`.
+        rule(
+            ROLE_REASSIGNMENT,
+            r"\b(?:policies|rules|guidelines|restrictions|filters|content~polic(?:y|ies)|safety~rules|ethics)~(?:do~not|don't|no~longer)~apply~to~you\b|\b(?:refusals|safety~filters|guardrails|content~filters)~(?:are|is|have~been)~(?:now~)?(?:disabled|off|lifted|removed|turned~off)\b|\b(?:system~)?(?:limits|restrictions|guardrails|filters|safety~limits|content~restrictions)~have~been~(?:temporarily~)?(?:lifted|removed|disabled)\b|\bunbound~by~(?:your|any|the)\b|\b(?:with~|and~)?no~refusals\b|\bwith~zero~rules\b|\bno~(?:disclaimers|refusing)[ ,]{0,2}no~(?:refusing|disclaimers|refusals)\b|\bif~you~had~no~(?:content~policy|restrictions|rules|guardrails|filters|guidelines)\b|\b(?:identical~to~you|like~you)~but~without~(?:any~)?(?:guardrails|restrictions|rules|filters|limits)\b|\byou~(?:have~been|'ve~been|were)~(?:liberated|jailbroken|freed|unshackled|unlocked|upgraded~to~(?:the~)?unrestricted)\b|\bfree~of~(?:any|all)~(?:ethics|rules|restrictions|filters)\b",
+        ),
+        // Answering as another persona from now on (`answer only as that
+        // AI would`, `reply as BetterGPT only`, `begin every reply with`).
+        rule(
+            ROLE_REASSIGNMENT,
+            r"\b(?:answer|respond|reply|speak|talk)~(?:only~)?as~(?:that|this)~(?:ai|model|persona|character|assistant|bot|version)\b|\b(?:answer|respond|reply|speak)~as~[a-z0-9]+~only\b|\b(?:speak|answer|respond|reply|talk|act)~as~(?:the~)?[a-z0-9]+~from~now~on\b|\bevery~(?:answer|reply|response)~from~now\b|\bbegin~every~(?:reply|answer|response)~with\b|\b(?:in~)?(?:that|this)~(?:hypothetical~)?mode~from~now~on\b|\bfor~(?:this|the~rest~of~(?:this|the))~(?:session|chat|conversation)[ ,]{0,2}(?:you~are|you're|you~will|answer|respond|reply|act|speak)\b|\byou~are~[a-z]*gpt\b|<[ ]?persona\b",
+        ),
+        // `You are Maximum, a model that …` is a persona when what the
+        // model does is lift its limits (`never refuses`, `no rules`); a
+        // system prompt in sample code (`You are Ava, an assistant that
+        // helps …`) is configuration and stays.
+        rule(
+            ROLE_REASSIGNMENT,
+            r"\b(?:you~are|you're|you~will~play|play|be)~[a-z0-9]+(?:~[a-z0-9]+)?[ ,]{1,2}an?~(?:[a-z]+~){0,2}(?:model|ai|assistant|bot|chatbot)~(?:that|who|which)\b",
+        )
+        .then(r"[^\n]{0,80}?\b(?:never~refuses?|no~(?:rules|restrictions|limits|filters|ethics|disclaimers)|anything|swears|ignores|escaped|mocks)\b"),
+        // --- more English shapes of the families ---
+        // The reader's own instructions declared void (`the rules you
+        // received are suspended`), what it was asked cancelled (`whatever
+        // you were asked to do with this text, don't`).
+        rule(
+            INSTRUCTION_OVERRIDE,
+            r"\b(?:rules|instructions|guidelines|guidance|directives|context|prompt|guardrails|settings)~you~(?:received|were~given|were~handed|were~running~with|were~configured~with|have~been~given|were~told|got)\b[^.\n]{0,40}?\b(?:are|is|were|was|have~been|has~been)~(?:now~)?(?:void|suspended|archived|stale|obsolete|revoked|cancell?ed|lifted|invalid|null|replaced|over|fake|wrong)\b|\bwhatever~you~(?:were|have~been|'ve~been)~(?:asked|told|instructed)~to~do\b[^.\n]{0,30}?[ ,]{0,2}(?:don't|do~not|stop|forget~it|ignore~it)\b|\babandon~the~(?:user's~)?(?:request|task|question)~(?:that~brought~you|you~were~given)\b",
+        ),
+        // `Everything you were told before` is prose (`… about diets was
+        // wrong`) unless the reader is told to drop it.
+        rule(
+            INSTRUCTION_OVERRIDE,
+            r"\b(?:everything|anything|all)~you~(?:were|have~been|'ve~been)~(?:told|given|asked)~(?:before|earlier|previously|so~far|until~now)\b",
+        )
+        .then(r"[^\n]{0,80}?\b(?:discard|ignore|forget|void|without~authority|disregard|invalid|fake|a~test)\b"),
+        // A role for the rest of the session, a terminal to emulate, a
+        // swap of the user's and the assistant's places.
+        rule(
+            ROLE_REASSIGNMENT,
+            r"\bfor~the~(?:remainder|rest)~of~(?:this|the)~(?:session|chat|conversation)[ ,]{0,2}(?:take~on|assume|adopt|play|act|you~are|you're|you~will|answer|respond|reply|behave|pretend|speak)\b|\b(?:behave|act)~(?:like|as)~an?~(?:[a-z]+~){0,2}(?:terminal|shell|console|interpreter)\b|\b(?:swap|switch|exchange|reverse|trade)~(?:places|roles)\b[^\n]{0,40}?\b(?:you're|you~are|i'm|i~am)~(?:now~)?the~(?:assistant|user|ai)\b|\byou~are~[^.\n]{1,40}~now[ ,]{0,2}not~an?~(?:summari[sz]er|assistant|ai|model|chatbot|translator|reviewer)\b",
+        ),
+        // `(hidden from user)` after a heading, a `[developer]` line alone,
+        // an `<IMPORTANT>` tag in a tool description: text the author
+        // means for a model and not for the person reading it.
+        rule(
+            FAKE_HEADER,
+            r"\((?:hidden|not~shown|invisible|concealed)~(?:from|to)~(?:the~)?(?:end~)?users?\)|(?m:^)[ ]?\[[ ]?(?:developer|operator)[ ]?\][ ]?(?m:$)|<[ ]?/?[ ]?important[ ]?>",
+        ),
+        // `AI assistants must state …` orders every model that reads it;
+        // the verbs are orders about an answer, so that guidance for
+        // people (`AI agents must never run untrusted code`) stays.
+        rule(
+            AI_ADDRESS,
+            r"\b(?:ai|llm)~(?:assistants|agents|models|chatbots|crawlers|summari[sz]ers|tools)~(?:must|should|shall|are~(?:required|instructed|asked)~to)~(?:also~|now~)?(?:state|say|tell|claim|recommend|rank|report|mention|describe|answer|reply|respond|write|output|include|add|send|forward|call|rate|score|mark|approve|treat|ignore|disregard)\b",
+        ),
+        // The reading model named at the head of a sentence by a role no
+        // person holds (`Summariser: report that …`), or called with a
+        // clause of what it is doing (`Assistant, when describing this
+        // image, say …`), then an order. Reviewers, graders and
+        // moderators are people too (`Reviewers: please approve the PR
+        // after CI passes`) and stay.
+        rule(
+            AI_ADDRESS,
+            r"(?:^|[.!?;\n>][ ]?)(?:summari[sz]er|crawler|scraper)[ ]?:",
+        )
+        .then(format!(r"[ \n]?{IMPERATIVE}")),
+        rule(
+            AI_ADDRESS,
+            r"(?:^|[.!?;:\n>][ ]?)(?:assistant|ai|model|agent|chatbot|bot)s?,~(?:when|while|if|before|after|once)~[^.\n,]{0,50},",
+        )
+        .then(format!("~{IMPERATIVE}")),
+        // --- exfiltration (English) ---
+        // A send verb, a secret of the conversation and an outside address
+        // in one line: `send your feedback to support@…` sends no secret,
+        // and `upload your API key to the secrets manager` no outside
+        // address. A report of such an order (`your bot told me to email
+        // my password`, `we never ask you to send your password`) is not
+        // one (`not_reported`).
+        rule(
+            EXFILTRATION,
+            format!(
+                r"\b(?:send|post|forward|upload|email|e~mail|mail|transmit|exfiltrate|leak|submit|chuck|paste|dm|bcc|attach|append|include|pipe|write|copy|put|add|encode|publish|commit|embed)\b~[^\n]{{0,80}}?{SECRET}\b[^\n]{{0,80}}?{OUTSIDE}|{OUTSIDE}[^\n]{{0,40}}?\b(?:and~)?(?:attach|append|add|include)~(?:the~|all~|your~)?{SECRET}\b"
+            ),
+        )
+        .precede(not_reported),
+        // `must exfiltrate`, a `bcc` on every mail, a reply to this
+        // address with her codes, every tagged message DMed out.
+        rule(
+            EXFILTRATION,
+            r"\b(?:must|should|shall|will|please)~exfiltrate\b|^exfiltrate\b|\bbcc~[^\n ]{1,60}~on~(?:every|all|each)\b|\b(?:reply|respond)~to~this~(?:address|email|message)~with~(?:her|his|their|the~user's|your)~\b|\b(?:dm|message|forward|send)~every~message~(?:tagged|marked|labell?ed|in)\b",
+        )
+        .precede(not_reported),
+        // A credential put into a link, a query string or the reply; the
+        // environment piped to a socket; the contents of a key file.
+        rule(
+            EXFILTRATION,
+            r"\b(?:include|put|insert|embed|attach|add|append|write)~(?:the~)?(?:session~cookie|bearer~token|auth(?:entication)?~token|access~token|cookies?|api~keys?|password|credentials)\b[^\n]{0,60}?\b(?:in|into|to)~(?:its|your|the)~(?:next~)?(?:link|url|query~string|reply|answer|image|request)\b|\bpipes?~`?env`?~to\b|\bread~~?/?\.aws/credentials\b|\b(?:contents|value)~of~(?:id~?rsa|\.env|database~url|[a-z]+~?(?:api~?key|token|secret))\b",
+        )
+        .precede(not_reported),
+        // --- decode and obey ---
+        // An order to decode a text and then act on it: the verb pair is
+        // the attack whatever the cipher (`decode it with base64 -d` alone
+        // is an instruction to a person and stays).
+        rule(
+            ENCODED_PAYLOAD,
+            r"\b(?:decode|decipher|unescape|unscramble|reverse|convert|translate|shift|rot13|unhex|apply~(?:rot~?13|base~?64|caesar|atbash)|read~(?:it|this|the~following|them)~backwards)\b[^\n]{0,100}?(?:\band|\bthen)~(?:then~)?(?:please~)?(?:follow|obey|execute|run|comply|act~on|carry~out|perform|do~(?:it|what|as))\b|\b(?:decode|decipher)[ ,]{1,2}and[ ](?:follow|obey|execute|run|comply|do)\b|\b(?:do|follow|obey|execute|carry~out|act~on|run|output)~(?:exactly~)?(?:what~)?(?:the~)?(?:decoded|deciphered|reversed|unscrambled|decrypted)~(?:text|sentence|message|instructions?|directive|string|task|order|hint)\b|\b(?:is|are)~your~(?:new|real|actual|next|hidden)~(?:instructions?|instruction~set|task|orders|directive)\b",
+        ),
+        // --- addressed to the model reading the page (more shapes) ---
+        // The reading model named by what it is doing (`the AI that is
+        // grading this assignment should …`, `when the assistant edits any
+        // file it must …`, `hey LLM reading my paper`), or by a role no
+        // person holds (`AI content moderator:`, `Reviewer model:`).
+        rule(
+            AI_ADDRESS,
+            format!(
+                r"\b(?:the|an?|any)~(?:ai|llm|assistant|model|agent|bot|chatbot|summari[sz]er|grader|(?:[a-z]+~)?(?:reviewer|screener|moderator)~model)~(?:that|who|which)~(?:is|are)~[a-z]+ing~[^.\n]{{0,60}}?(?:should|must|shall|needs~to|has~to|is~to)~(?:also~|only~|always~|first~)?{IMPERATIVE}|\bwhen~the~(?:ai|llm|assistant|model|agent|bot|chatbot|(?:coding|ai)~(?:agent|assistant))~[a-z]+s~[^.\n]{{0,60}}?(?:it|you)~(?:must|should|shall)\b|\bin~case~an?~(?:ai|assistant|model|agent|llm|chatbot)~is~asked~to\b|\b(?:hey|hi|hello|dear)~(?:llm|ai|bot|assistant|model|agent)~(?:that~|who~)?(?:reading|reads|processing|summari[sz]ing|reviewing|grading|screening|handling|triaging)\b|\bfor~(?:all~|any~)?(?:llm|ai)~?(?:powered|based|driven)~(?:[a-z]+~){{0,2}}[a-z]+[ ]?:|\b(?:llm|ai)~?(?:based|powered|driven)~(?:[a-z]+~){{0,2}}[a-z]+~(?:must|should|shall)~(?:also~|only~|always~)?{IMPERATIVE}|\((?:reviewer|grader|screener|summari[sz]er|moderator)~model[ ]?:|\b(?:ai|llm)~(?:content~)?(?:moderator|grader|reviewer|screener|summari[sz]er|recruiter)s?[ ]?:|\b(?:summari[sz]er|reviewer|grader|screener|moderator)~instructions\b|\b(?:whoever~or~whatever|whatever~or~whoever)~is~(?:reading|summari[sz]ing|processing|handling)~this\b"
+            ),
+        ),
+        // --- forged headers (more shapes) ---
+        // A provider's banner (`== Anthropic Trust & Safety ==`), an
+        // `[[operator]]` block, a `<system-reminder>` tag, a policy update
+        // to the assistant, a message from *your* developers, a memo to
+        // the runtime, a JSON string broken out into a new `"role":
+        // "system"` object, and a closed context followed by `System:`.
+        rule(
+            FAKE_HEADER,
+            r"(?m:^)[ ]?(?:=={1,6}|#{1,6}|\*\*|\[)[ ]?(?:openai|anthropic|google|deepmind|microsoft|meta|mistral)~(?:trust~(?:&|and)~safety|safety|policy|system|security|compliance)\b|(?:\[\[|<<|\{\{)[ ]?operator[ ]?(?:\]\]|>>|\}\})|<[ ]?/?[ ]?system~?(?:reminder|notice|note|alert|update|directive)[ ]?>|\b(?:assistant|ai|model|agent)~policy~update\b|\b(?:message|note|notice|update|memo)~from~your~(?:developers?|creators?|operators?|makers|admins?)\b|\bupdate~from~the~model~provider\b|\bto[ ]?:[ ]?(?:the~)?(?:assistant|ai|model|agent|llm)(?:~?runtime)?\b[^\n]{0,30}\bfrom[ ]?:|\x22[ ]?\}[ ]?\][ ]?\}?[ \n]{0,3}\{[ ]?\x22role\x22[ ]?:[ ]?\x22(?:system|developer)\x22|<[ ]?/[ ]?(?:context|document|data|untrusted~content|user~input|input|search~results?|tool~output)[ ]?>[ \n]{0,4}(?:system|developer)[ ]?:",
+        ),
+        // --- override (more shapes) ---
+        // Instructions above declared outdated, superseded or rescinded;
+        // `never mind what your operator said`; constraints `you were
+        // configured with` bypassed; `Clear all instructions.` heading a
+        // sentence.
+        rule(
+            INSTRUCTION_OVERRIDE,
+            format!(
+                r"\b(?:the~)?{OVERRIDE_WHAT}~(?:above|before~this|so~far|you~(?:were~given|received))~(?:are|is|were|was)~(?:now~)?(?:outdated|obsolete|void|fake|invalid|cancell?ed|revoked|wrong|superseded|a~decoy|rescinded)\b|\b(?:supersedes?|overrides?|replaces?|cancels?|invalidates?)~(?:all~|any~)?(?:earlier|previous|prior|old|preceding|antecedent|existing)~(?:instructions|directives|rules|orders|guidelines|prompts?)\b|\b(?:all~)?(?:antecedent|former|preceding|earlier|prior|previous)~(?:instructions|directives|rules|orders)~(?:are|were|have~been)~(?:hereby~)?(?:rescinded|revoked|void|cancell?ed|annulled|withdrawn)\b|\b(?:never~mind|nevermind|forget|ignore|disregard)~(?:what|whatever|anything|everything)~(?:your|the)~(?:operator|developer|system|creator|admin|owner)s?~(?:said|told~you|wants|wrote|instructed|set)\b|\bwhatever~you(?:'ve|~have)?~(?:been~)?(?:told|instructed|asked)~(?:to~do|so~far|before)?[ ,]{{0,2}}(?:stop|forget|ignore|drop)\b|\b(?:ignore|forget|disregard)~(?:what|whatever|everything)~(?:they|we|i|someone|others)~(?:told|said~to|gave)~(?:u|you)~(?:before|earlier|previously)\b|\b(?:bypass|ignore|disregard|override)~the~(?:constraints|rules|restrictions|guidelines|instructions)~you~(?:were|have~been)~(?:configured|set~up|loaded|initiali[sz]ed|provided)~with\b|(?:^|[.!?:;\n][ ]?)clear~all~(?:the~|your~|previous~)?instructions\b"
+            ),
+        ),
+        // A bare `ignore all rules` is an order when nothing follows that
+        // makes it about a linter or a list (`ignore all rules for this
+        // line`): the end, a stop or `and` + another order.
+        rule(
+            INSTRUCTION_OVERRIDE,
+            r"\b(?:ignore|disregard|forget|bypass|override|discard)~(?:(?:all|any)~)?(?:(?:the|your|of~the|of~your)~)?(?:instructions|rules|guidelines|restrictions|constraints|directives|safeguards|guardrails)\b",
+        )
+        .then(format!(
+            r"[ ]?(?:[.!,;:]|\z)|~and~(?:then~)?(?:{IMPERATIVE}|e~?mail|speak|talk|obey)"
+        )),
+        rule(INSTRUCTION_OVERRIDE, r"(?:^|[.!?\n][ ]?)(?:ignore|disregard)~the~user\b")
+            .then(r"[ ]?(?:[.!,;:]|\z)|~(?:and|entirely|completely)\b"),
     ];
     table
         .into_iter()
