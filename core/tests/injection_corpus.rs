@@ -154,13 +154,14 @@ struct NeverTuned {
 const NEVER_TUNED: [NeverTuned; 1] = [
     // Written blind for issue 14 (BLIND4.md) after blind3 was measured,
     // first measured at 46.1% and 1.8% (142 of 308, 5 of 281): the set a
-    // tuning on blind3 is to be judged on.
+    // tuning on blind3 is judged on. Measured once after it: 65.6% and
+    // 1.1% (202 of 308, 3 of 281).
     NeverTuned {
         file: "blind4.jsonl",
         attacks: 308,
         benign: 281,
-        recall_floor: 0.45,
-        false_positive_ceiling: 0.03,
+        recall_floor: 0.65,
+        false_positive_ceiling: 0.015,
     },
 ];
 
