@@ -1388,7 +1388,7 @@ impl WholeText {
         // reading is the first's (FOLDS lists the orders twice, tags
         // dropped and then read as ASCII).
         // Tag characters are U+E0000..U+E007F, all of them F3 A0 .. in UTF-8.
-        let tagless = memchr::memmem::find(line.as_bytes(), b"\xF3\xA0").is_none();
+        let tagless = plain || memchr::memmem::find(line.as_bytes(), b"\xF3\xA0").is_none();
         let same = [0, 1, 2]
             .map(|order| tagless && self.shapes[order].same_state(&self.shapes[order + 3]));
         for (index, (order, tags)) in FOLDS.into_iter().enumerate() {
