@@ -753,9 +753,21 @@ _REPORTING = (
 )
 
 
+_FIRST_PERSON = ("i", "i'm", "im", "am", "we", "we're")
+
+
 def not_reported(before):
     tail = _trim_end(before[-40:])
-    return not_negated(before) and not tail.endswith(_REPORTING)
+    reported = False
+    for phrase in _REPORTING:
+        if tail.endswith(phrase):
+            lead = _trim_end(tail[: len(tail) - len(phrase)])
+            start = len(lead)
+            while start > 0 and lead[start - 1] not in _WHITESPACE:
+                start -= 1
+            # Said by the writer, the words are the order itself.
+            reported = reported or lead[start:] not in _FIRST_PERSON
+    return not_negated(before) and not reported
 
 
 _SETUPS = (

@@ -323,7 +323,8 @@ fn not_negated(before: &str) -> bool {
 /// told me to email my password`, `we will never ask you to send your
 /// password`, `a request to reveal the system prompt`, `got a model to
 /// reveal its system prompt`. A negation right before it (see
-/// [`not_negated`]) is a warning.
+/// [`not_negated`]) is a warning. The writer asking (`I am asking you to
+/// email the key`) reports nothing: that is the order.
 fn not_reported(before: &str) -> bool {
     const REPORTING: &[&str] = &[
         "ask you to",
@@ -361,8 +362,21 @@ fn not_reported(before: &str) -> bool {
         .into_iter()
         .rev()
         .collect();
+    // Said by the writer (`I am asking you to`, `we ask you to`), the same
+    // words are the order itself.
+    const FIRST_PERSON: &[&str] = &["i", "i'm", "im", "am", "we", "we're"];
     let tail = tail.trim_end();
-    not_negated(before) && !REPORTING.iter().any(|phrase| tail.ends_with(phrase))
+    let reported = REPORTING.iter().any(|phrase| {
+        tail.strip_suffix(phrase).is_some_and(|lead| {
+            let speaker = lead
+                .trim_end()
+                .rsplit(char::is_whitespace)
+                .next()
+                .unwrap_or_default();
+            !FIRST_PERSON.contains(&speaker)
+        })
+    });
+    not_negated(before) && !reported
 }
 
 /// An override inside a sentence that opens on the reader's own setup
