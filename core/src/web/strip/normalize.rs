@@ -641,11 +641,10 @@ fn collapse_letter_spacing(view: &mut Normalized, original: &str) {
     view.origin = origin;
 }
 
-/// `1gn0r3` reads as `ignore`: in a word of ASCII letters and digits that
-/// holds both, the digits (and `@`, `$`) that stand for letters become
-/// them. Same length, so the origins stay.
-fn fold_leetspeak(view: &mut Normalized) {
-    let leet = |b: u8| match b {
+/// The letter a leetspeak stand-in (`0`, `1`, `3`, `4`, `@`, `5`, `$`,
+/// `7`, `8`, `6`, `9`) stands for.
+fn leet_letter(b: u8) -> Option<u8> {
+    match b {
         b'0' => Some(b'o'),
         b'1' => Some(b'i'),
         b'3' => Some(b'e'),
@@ -655,8 +654,18 @@ fn fold_leetspeak(view: &mut Normalized) {
         b'8' => Some(b'b'),
         b'6' | b'9' => Some(b'g'),
         _ => None,
-    };
-    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'@' || b == b'$';
+    }
+}
+
+/// A byte of a leetspeak word: ASCII letters and digits, `@` and `$`.
+fn is_leet_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'@' || b == b'$'
+}
+
+/// `1gn0r3` reads as `ignore`: in a word of ASCII letters and digits that
+/// holds both, the digits (and `@`, `$`) that stand for letters become
+/// them. Same length, so the origins stay.
+fn fold_leetspeak(view: &mut Normalized) {
     let mut bytes = std::mem::take(&mut view.text).into_bytes();
     // `!` and `|` stand for `i` and `l` only inside a word: at its edge
     // they are punctuation and chat-token bars. Only their places are
@@ -677,14 +686,14 @@ fn fold_leetspeak(view: &mut Normalized) {
     // stand-in can change: each is found from a stand-in (the next one
     // after the last word read), not by reading every word.
     let mut i = 0;
-    while let Some(offset) = bytes[i..].iter().position(|&b| leet(b).is_some()) {
+    while let Some(offset) = bytes[i..].iter().position(|&b| leet_letter(b).is_some()) {
         let at = i + offset;
         let mut start = at;
-        while start > i && is_word(bytes[start - 1]) {
+        while start > i && is_leet_word_byte(bytes[start - 1]) {
             start -= 1;
         }
         let mut end = at;
-        while end < bytes.len() && is_word(bytes[end]) {
+        while end < bytes.len() && is_leet_word_byte(bytes[end]) {
             end += 1;
         }
         i = end.max(at + 1);
@@ -701,10 +710,10 @@ fn fold_leetspeak(view: &mut Normalized) {
         };
         let word = &mut bytes[start..end];
         let letters = word.iter().any(u8::is_ascii_lowercase);
-        let stand_ins = word.iter().any(|&b| leet(b).is_some());
+        let stand_ins = word.iter().any(|&b| leet_letter(b).is_some());
         if letters && stand_ins {
             for b in word.iter_mut() {
-                if let Some(letter) = leet(*b) {
+                if let Some(letter) = leet_letter(*b) {
                     *b = letter;
                 }
             }
@@ -759,18 +768,8 @@ mod tests {
     #[test]
     fn leetspeak_folds_each_word_as_one_read_word_by_word() {
         fn word_by_word(text: &str) -> String {
-            let leet = |b: u8| match b {
-                b'0' => Some(b'o'),
-                b'1' => Some(b'i'),
-                b'3' => Some(b'e'),
-                b'4' | b'@' => Some(b'a'),
-                b'5' | b'$' => Some(b's'),
-                b'7' => Some(b't'),
-                b'8' => Some(b'b'),
-                b'6' | b'9' => Some(b'g'),
-                _ => None,
-            };
-            let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'@' || b == b'$';
+            // The same stand-ins; what is held to the fold is the walk.
+            let (leet, is_word) = (super::leet_letter, super::is_leet_word_byte);
             let mut bytes = text.as_bytes().to_vec();
             for i in 1..bytes.len().saturating_sub(1) {
                 if bytes[i - 1].is_ascii_alphanumeric() && bytes[i + 1].is_ascii_alphanumeric() {

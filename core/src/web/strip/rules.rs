@@ -302,18 +302,19 @@ fn not_before_a_quote(after: &str) -> bool {
     !after.starts_with(['\'', '"'])
 }
 
+/// The last `count` chars of `text` (all of it when shorter): the words
+/// just before a match, however long the text before is.
+fn last_chars(text: &str, count: usize) -> &str {
+    let start = match count.checked_sub(1) {
+        Some(back) => text.char_indices().rev().nth(back).map_or(0, |(at, _)| at),
+        None => text.len(),
+    };
+    &text[start..]
+}
+
 /// `never paste your API keys` warns; it does not ask.
 fn not_negated(before: &str) -> bool {
-    // The words just before the match, however long the text before is.
-    let tail: String = before
-        .chars()
-        .rev()
-        .take(24)
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .collect();
-    let tail = tail.trim_end();
+    let tail = last_chars(before, 24).trim_end();
     !["never", "not", "don't", "dont", "avoid", "no"]
         .iter()
         .any(|word| tail.ends_with(word))
@@ -354,18 +355,10 @@ fn not_reported(before: &str) -> bool {
         "a chatbot to",
         "an ai to",
     ];
-    let tail: String = before
-        .chars()
-        .rev()
-        .take(40)
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .collect();
     // Said by the writer (`I am asking you to`, `we ask you to`), the same
     // words are the order itself.
     const FIRST_PERSON: &[&str] = &["i", "i'm", "im", "am", "we", "we're"];
-    let tail = tail.trim_end();
+    let tail = last_chars(before, 40).trim_end();
     let reported = REPORTING.iter().any(|phrase| {
         tail.strip_suffix(phrase).is_some_and(|lead| {
             let speaker = lead
