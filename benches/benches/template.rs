@@ -8,31 +8,10 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 use agentfence::template::Scrubber;
-
-fn messages() -> Vec<String> {
-    let dir =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/tests/data/real_errors");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("the harvested error corpus is committed")
-        .map(|entry| entry.expect("a corpus entry").path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "txt"))
-        .collect();
-    files.sort();
-    files
-        .iter()
-        .flat_map(|path| {
-            std::fs::read_to_string(path)
-                .expect("corpus files are UTF-8")
-                .lines()
-                .filter(|line| !line.starts_with("# ") && !line.is_empty())
-                .map(str::to_owned)
-                .collect::<Vec<_>>()
-        })
-        .collect()
-}
+use agentfence_benches::template_inputs::harvested_messages;
 
 fn template(c: &mut Criterion) {
-    let messages = messages();
+    let messages = harvested_messages();
     let mut group = c.benchmark_group("message_template");
     // One element is one message: the reported time per iteration divided
     // by the element count is the time per message.

@@ -6,6 +6,33 @@
 #[path = "../../core/tests/support/rust_docs.rs"]
 mod rust_docs;
 
+/// The failure-template bench's input: the real tool errors harvested in
+/// `core/tests/data/real_errors/`, one message per line.
+pub mod template_inputs {
+    /// Every harvested message, in file order (files sorted by name).
+    pub fn harvested_messages() -> Vec<String> {
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/tests/data/real_errors");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .expect("the harvested error corpus is committed")
+            .map(|entry| entry.expect("a corpus entry").path())
+            .filter(|path| path.extension().is_some_and(|ext| ext == "txt"))
+            .collect();
+        files.sort();
+        files
+            .iter()
+            .flat_map(|path| {
+                std::fs::read_to_string(path)
+                    .expect("corpus files are UTF-8")
+                    .lines()
+                    .filter(|line| !line.starts_with("# ") && !line.is_empty())
+                    .map(str::to_owned)
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+}
+
 pub mod chat_inputs {
     //! Rendered prompts for the chat parse: a synthetic one of prose, code
     //! and blank lines, and real prose, this repository's Markdown files as

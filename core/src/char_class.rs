@@ -68,11 +68,15 @@ pub fn find_line_break(text: &str, is_break: fn(char) -> bool) -> Option<(usize,
     let bytes = text.as_bytes();
     // Never a UTF-8 continuation byte, so a candidate starts a char.
     let might_break = |b: u8| (b < 0x20) | (b == 0xC2) | (b == 0xE2);
+    // Whole 16-byte blocks first, each tested at once (the fixed length
+    // lets the compiler test all sixteen bytes with vector compares).
     let mut at = bytes
-        .chunks(16)
-        .take_while(|chunk| !chunk.iter().fold(false, |any, &b| any | might_break(b)))
-        .map(<[u8]>::len)
-        .sum::<usize>();
+        .as_chunks::<16>()
+        .0
+        .iter()
+        .take_while(|block| !block.iter().fold(false, |any, &b| any | might_break(b)))
+        .count()
+        * 16;
     while at < bytes.len() {
         if might_break(bytes[at]) {
             let c = text[at..].chars().next()?;

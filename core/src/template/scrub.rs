@@ -8,7 +8,7 @@
 
 use smallvec::SmallVec;
 
-use super::vocabulary::Vocabulary;
+use super::vocabulary::{Vocabulary, WordClass};
 use super::{MAX_INPUT_CHARS, MAX_TEMPLATE_CHARS, PLACEHOLDERS, Placeholder};
 use crate::char_class::{find_line_break, is_invisible_format, is_line_break};
 
@@ -58,8 +58,8 @@ pub const SAFE_PUNCTUATION: &str = " .,:;()[]{}<>!?'-_/‹›…";
 /// checked byte by byte: the ASCII ones by table, the only non-ASCII ones
 /// allowed (`‹`, `›`, `…`) by their three bytes.
 fn is_safe_template(template: &str) -> bool {
-    const SAFE_BYTE: [bool; 128] = {
-        let mut table = [false; 128];
+    const SAFE_BYTE: [bool; 256] = {
+        let mut table = [false; 256];
         let mut b = 0;
         while b < 128 {
             table[b] = is_safe_char(b as u8 as char);
@@ -67,24 +67,18 @@ fn is_safe_template(template: &str) -> bool {
         }
         table
     };
-    let bytes = template.as_bytes();
-    let mut at = 0;
-    while let Some(&b) = bytes.get(at) {
-        if b < 0x80 {
-            if !SAFE_BYTE[usize::from(b)] {
-                return false;
-            }
-            at += 1;
-        } else if matches!(
-            bytes.get(at..at + 3),
-            Some([0xE2, 0x80, 0xB9 | 0xBA | 0xA6])
-        ) {
-            at += 3;
-        } else {
-            return false;
-        }
+    let mut rest = template.as_bytes();
+    loop {
+        let safe = rest
+            .iter()
+            .take_while(|&&b| SAFE_BYTE[usize::from(b)])
+            .count();
+        rest = match &rest[safe..] {
+            [] => return true,
+            [0xE2, 0x80, 0xB9 | 0xBA | 0xA6, after @ ..] => after,
+            _ => return false,
+        };
     }
-    true
 }
 
 /// A character of the template charset: an ASCII letter or
@@ -321,7 +315,10 @@ fn tokenize<'a>(window: &'a str, tokens: &mut Tokens<'a>) {
         // they only extend the word, and need no decoding.
         if WORD_BYTE[usize::from(b)] {
             word_start.get_or_insert(at);
-            at += 1;
+            at += 1 + bytes[at + 1..]
+                .iter()
+                .take_while(|&&b| WORD_BYTE[usize::from(b)])
+                .count();
             continue;
         }
         if b == b' ' {
@@ -347,6 +344,17 @@ fn tokenize<'a>(window: &'a str, tokens: &mut Tokens<'a>) {
             tokens.push(Token::Quoted);
             let mut probe = at + len;
             loop {
+                // An ASCII closer is one byte: the chars before its next
+                // occurrence close nothing, and are passed over at once.
+                if let [closer] = closers
+                    && let Ok(closer) = u8::try_from(*closer)
+                    && closer.is_ascii()
+                {
+                    let Some(skip) = memchr::memchr(closer, &bytes[probe..]) else {
+                        return;
+                    };
+                    probe += skip;
+                }
                 let Some((close, close_len)) = char_at(window, probe) else {
                     return;
                 };
@@ -609,11 +617,11 @@ fn continues_path(core: &str) -> bool {
 /// A word that a path with spaces cannot run through: a function word
 /// (`is`, `for`, `not`), a dash, or a word that opens a bracket
 /// (`(No such file`).
-fn stops_path(token: &str) -> bool {
+fn stops_path(token: &str, vocabulary: &Vocabulary) -> bool {
     let (lead, core, _) = split_edges(token);
     matches!(token, "-" | "—" | "–")
         || lead.contains(['(', '[', '{', '<'])
-        || is_function_word(core)
+        || is_function_word(core, vocabulary.class_of(core))
 }
 
 /// The index of the last token of the path that starts at `tokens[start]`.
@@ -630,7 +638,7 @@ fn stops_path(token: &str) -> bool {
 /// for the last segment: a bracket, a dash or a quote may be part of a name
 /// (`New folder (2)\x.txt`, `Song - Live/x.mp3`), and a later part of the
 /// path shows that it was.
-fn path_end(tokens: &[Token<'_>], start: usize) -> usize {
+fn path_end(tokens: &[Token<'_>], start: usize, vocabulary: &Vocabulary) -> usize {
     let closes = |index: usize| matches!(tokens[index], Token::Word(word) if closes_clause(word));
     let mut last_segment = start;
     let mut probe = start;
@@ -652,7 +660,7 @@ fn path_end(tokens: &[Token<'_>], start: usize) -> usize {
     }
     let mut end = last_segment;
     while !closes(end) && end + 1 < tokens.len() {
-        if matches!(tokens[end + 1], Token::Word(next) if stops_path(next)) {
+        if matches!(tokens[end + 1], Token::Word(next) if stops_path(next, vocabulary)) {
             break;
         }
         end += 1;
@@ -674,11 +682,28 @@ fn path_lead<'a>(lead: &'a str, core: &str) -> &'a str {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Written {
     /// A vocabulary word, compound or slash form, copied from the input.
-    Kept,
+    Kept(KeptWord),
     /// A path placeholder for a token with a separator (`a/b`, `x\y`).
     SeparatedPath,
     /// Anything else: a placeholder, punctuation, an identifier, nothing.
     Other,
+}
+
+impl Written {
+    fn is_kept(self) -> bool {
+        matches!(self, Written::Kept(_))
+    }
+}
+
+/// A kept word's piece as the neighbour rules read it, found when it is
+/// written: where its core lies between its leading and trailing marks
+/// (what [`split_edges`] gives for the piece), and what the vocabulary
+/// knows of the core.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct KeptWord {
+    lead_len: usize,
+    core_len: usize,
+    class: WordClass,
 }
 
 /// At most three chars of leading punctuation, the ones next to the word:
@@ -766,16 +791,17 @@ fn scrub_word(
         Placeholder::Number.as_str()
     } else if is_identifier_like(core, shape) {
         Placeholder::Sym.as_str()
-    } else if shape.word_chars_only {
-        if is_own_word(core, vocabulary) {
-            written = Written::Kept;
-            core
-        } else {
-            Placeholder::Text.as_str()
-        }
-    } else if shape.separator && !shape.backslash && is_own_slash_words(core, vocabulary) {
-        written = Written::Kept;
+    } else if (shape.word_chars_only && is_own_word(core, vocabulary))
+        || (shape.separator && !shape.backslash && is_own_slash_words(core, vocabulary))
+    {
+        written = Written::Kept(KeptWord {
+            lead_len: lead.len(),
+            core_len: core.len(),
+            class: vocabulary.class_of(core),
+        });
         core
+    } else if shape.word_chars_only {
+        Placeholder::Text.as_str()
     } else if shape.separator {
         written = Written::SeparatedPath;
         Placeholder::Path.as_str()
@@ -792,35 +818,62 @@ fn scrub_word(
 /// after them (`file`, `error:`), scrubbed without the general rules, which
 /// would come to the same answer: no such word starts a path, names a URL,
 /// an address or a number, so it is an identifier (inner capital, or over
-/// 24 letters), a vocabulary word, or text. Returns `None`, having written
-/// nothing, for any other word.
-fn scrub_letters_word(word: &str, vocabulary: &Vocabulary, piece: &mut String) -> Option<Written> {
+/// 24 letters), a vocabulary word, or text. Returns what was written and
+/// whether the word is spelt like a name ([`is_name_shaped`]), or `None`,
+/// having written nothing, for any other word.
+fn scrub_letters_word(
+    word: &str,
+    vocabulary: &Vocabulary,
+    piece: &mut String,
+) -> Option<(Written, bool)> {
     let bytes = word.as_bytes();
-    let (mut letters, mut inner_upper, mut lower) = (0, false, false);
-    for &b in bytes {
-        if !b.is_ascii_alphabetic() {
-            break;
-        }
-        inner_upper |= letters > 0 && b.is_ascii_uppercase();
-        lower |= b.is_ascii_lowercase();
+    let &first = bytes.first().filter(|b| b.is_ascii_alphabetic())?;
+    // An ASCII letter is lowercase when its 0x20 bit is set: the AND of the
+    // letters after the first has it clear when one of them is a capital,
+    // the OR of all has it set when one is lowercase.
+    let (mut letters, mut and_after_first, mut or_all) = (1, 0xFF, first);
+    while let Some(&b) = bytes.get(letters).filter(|b| b.is_ascii_alphabetic()) {
+        and_after_first &= b;
+        or_all |= b;
         letters += 1;
     }
+    let (inner_upper, lower) = (and_after_first & 0x20 == 0, or_all & 0x20 != 0);
     let trail = &bytes[letters..];
-    if letters == 0 || !trail.iter().all(|&b| EDGE_BYTE[usize::from(b)]) {
+    if !trail.iter().all(|&b| EDGE_BYTE[usize::from(b)]) {
         return None;
     }
     let core = &word[..letters];
     let mut written = Written::Other;
-    if letters > 24 || (inner_upper && lower) {
+    let identifier = letters > 24 || (inner_upper && lower);
+    // An identifier is written as one whatever the list holds; too long
+    // for the list, or in mixed case, it needs no lookup to tell whether
+    // it is spelt like a name.
+    let class = if identifier {
+        WordClass::default()
+    } else {
+        vocabulary.class_of(core)
+    };
+    // Title case ([`is_title_case`]) is a capital, then lowercase letters
+    // only; the core, letters only, is its own stem.
+    let title = letters >= 2 && first.is_ascii_uppercase() && !inner_upper && may_be_name(class);
+    if identifier {
         piece.push_str(Placeholder::Sym.as_str());
-    } else if vocabulary.contains(core) {
-        written = Written::Kept;
+    } else if class.is_listed() {
+        written = Written::Kept(KeptWord {
+            lead_len: 0,
+            core_len: letters,
+            class,
+        });
         piece.push_str(core);
     } else {
         piece.push_str(Placeholder::Text.as_str());
     }
-    piece.push_str(capped_trail(&word[letters..]));
-    Some(written)
+    // The trail is ASCII marks, most often none: pushed byte by byte, as
+    // a copy of a few bytes is a call. Three marks are three bytes.
+    for &mark in &trail[..trail.len().min(3)] {
+        piece.push(char::from(mark));
+    }
+    Some((written, title))
 }
 
 /// Nouns that name a value: the word right after one is the value (a user,
@@ -942,38 +995,15 @@ pub const FUNCTION_WORDS: &[&str] = &[
 ];
 
 /// Whether `word` is a function word, spelt in lowercase: `Will` may be a
-/// name, `will` is wording.
-fn is_function_word(word: &str) -> bool {
-    static SET: std::sync::OnceLock<rustc_hash::FxHashSet<u128>> = std::sync::OnceLock::new();
-    let set = SET.get_or_init(|| {
-        FUNCTION_WORDS
-            .iter()
-            .filter_map(|w| pack16(w, false))
-            .collect()
-    });
-    pack16(word, false).is_some_and(|packed| set.contains(&packed))
-}
-
-/// `word` (at most 16 bytes, ASCII-lowercased when asked) as one integer:
-/// the lists the neighbour rules look words up in are asked for nearly
-/// every word, and a hash of one integer is the cheapest lookup.
-fn pack16(word: &str, lowercase: bool) -> Option<u128> {
-    let bytes = word.as_bytes();
-    if bytes.len() > 16 {
-        return None;
-    }
-    let mut buffer = [0u8; 16];
-    buffer[..bytes.len()].copy_from_slice(bytes);
-    if lowercase {
-        buffer.make_ascii_lowercase();
-    }
-    Some(u128::from_le_bytes(buffer))
+/// name, `will` is wording. `class` is what the vocabulary knows of it.
+fn is_function_word(word: &str, class: WordClass) -> bool {
+    class.is_function_word_ignoring_case() && !word.bytes().any(|b| b.is_ascii_uppercase())
 }
 
 /// Wording, not a value, after a value noun: a function word, or a
 /// participle (`key expired`, `remote rejected`, `service starting`).
-fn is_value_slot_wording(word: &str) -> bool {
-    is_function_word(word)
+fn is_value_slot_wording(word: &str, class: WordClass) -> bool {
+    is_function_word(word, class)
         || (word.len() >= 5
             && word.bytes().all(|b| b.is_ascii_lowercase())
             && (word.ends_with("ed") || word.ends_with("ing")))
@@ -998,12 +1028,6 @@ fn is_value_phrase(verb: &str, function_word: &str) -> bool {
         .any(|(v, f)| verb.eq_ignore_ascii_case(v) && function_word.eq_ignore_ascii_case(f))
 }
 
-fn is_value_noun(word: &str) -> bool {
-    static SET: std::sync::OnceLock<rustc_hash::FxHashSet<u128>> = std::sync::OnceLock::new();
-    let set = SET.get_or_init(|| VALUE_NOUNS.iter().filter_map(|w| pack16(w, true)).collect());
-    pack16(word, true).is_some_and(|packed| set.contains(&packed))
-}
-
 /// A word spelt like a name: a capital, then lowercase letters
 /// (`Max`, `Max's`).
 fn is_title_case(core: &str) -> bool {
@@ -1019,14 +1043,13 @@ fn is_name_shaped(core: &str, vocabulary: &Vocabulary) -> bool {
         return false;
     }
     let stem = core.strip_suffix("'s").unwrap_or(core);
-    let mut lower = [0u8; 8];
-    let function_word = stem.len() <= lower.len() && {
-        let lower = &mut lower[..stem.len()];
-        lower.copy_from_slice(stem.as_bytes());
-        lower.make_ascii_lowercase();
-        std::str::from_utf8(lower).is_ok_and(is_function_word)
-    };
-    !function_word || vocabulary.is_name(stem)
+    may_be_name(vocabulary.class_of(stem))
+}
+
+/// A title-case word whose stem the vocabulary knows as `class` may be a
+/// name: it is no function word, or it is a listed name too.
+fn may_be_name(class: WordClass) -> bool {
+    !class.is_function_word_ignoring_case() || class.is_name()
 }
 
 /// One piece of the output, as the rules that read a word's neighbours see
@@ -1096,6 +1119,20 @@ impl Assembly {
         &self.out[piece.start..piece.end]
     }
 
+    /// The piece at `index` as leading marks, core and trailing marks.
+    fn edges(&self, index: usize) -> (&str, &str, &str) {
+        let piece = &self.pieces[index];
+        let text = &self.out[piece.start..piece.end];
+        match piece.written {
+            Written::Kept(kept) => {
+                let (lead, rest) = text.split_at(kept.lead_len);
+                let (core, trail) = rest.split_at(kept.core_len);
+                (lead, core, trail)
+            }
+            _ => split_edges(text),
+        }
+    }
+
     /// Whether the piece at `index` starts a sentence or clause: the first
     /// piece, one after a piece that ends a clause or a bracket, after a
     /// dash, or one that opens a bracket.
@@ -1121,20 +1158,23 @@ impl Assembly {
     fn hide_values_and_names(&mut self, vocabulary: &Vocabulary) -> bool {
         let mut any = false;
         for index in 1..self.pieces.len() {
-            let (previous, current) = (self.pieces[index - 1], self.pieces[index]);
-            if current.written != Written::Kept || previous.written != Written::Kept {
+            let (previous, current) = (&self.pieces[index - 1], &self.pieces[index]);
+            let (Written::Kept(noun_word), Written::Kept(value_word)) =
+                (previous.written, current.written)
+            else {
                 continue;
-            }
-            let (_, noun, noun_trail) = split_edges(self.text(index - 1));
+            };
             // Most words follow no value noun, no phrase (whose function
             // words have two letters) and no hidden value: they are passed
-            // over before anything else is looked up.
-            let noun_names_value = is_value_noun(noun);
-            if !(noun_names_value || previous.hidden || (index >= 2 && noun.len() == 2)) {
+            // over on what was found when they were written.
+            let noun_names_value = noun_word.class.is_value_noun();
+            if !(noun_names_value || previous.hidden || (index >= 2 && noun_word.core_len == 2)) {
                 continue;
             }
-            let (lead, value, _) = split_edges(self.text(index));
-            if !lead.is_empty() || is_value_slot_wording(value) {
+            let previous_hidden = previous.hidden;
+            let (_, noun, noun_trail) = self.edges(index - 1);
+            let (lead, value, _) = self.edges(index);
+            if !lead.is_empty() || is_value_slot_wording(value, value_word.class) {
                 continue;
             }
             let after_noun = (noun_trail.is_empty() || (noun_trail == ":" && index >= 2))
@@ -1145,15 +1185,15 @@ impl Assembly {
             // them is a value noun itself (`connect to host X`, `connect to
             // server`), which names what the value is.
             let after_phrase = index >= 2
-                && !is_value_noun(value)
+                && !value_word.class.is_value_noun()
                 && noun_trail.is_empty()
-                && self.pieces[index - 2].written == Written::Kept
-                && split_edges(self.text(index - 2)).2.is_empty()
-                && is_value_phrase(split_edges(self.text(index - 2)).1, noun);
+                && self.pieces[index - 2].written.is_kept()
+                && self.edges(index - 2).2.is_empty()
+                && is_value_phrase(self.edges(index - 2).1, noun);
             // A listed name right after a hidden value goes on with it
             // (`user max power`).
             let name_goes_on =
-                previous.hidden && noun_trail.is_empty() && vocabulary.is_name(value);
+                previous_hidden && noun_trail.is_empty() && value_word.class.is_name();
             if after_noun || after_phrase || name_goes_on {
                 self.pieces[index].hidden = true;
                 any = true;
@@ -1168,26 +1208,23 @@ impl Assembly {
             let mut end = start;
             while end + 1 < self.pieces.len()
                 && self.pieces[end + 1].title
-                && split_edges(self.text(end)).2.is_empty()
-                && split_edges(self.text(end + 1)).0.is_empty()
+                && self.edges(end).2.is_empty()
+                && self.edges(end + 1).0.is_empty()
             {
                 end += 1;
             }
             if end > start {
                 let listed = (start..end).all(|index| {
                     let (first, second) = (self.pieces[index], self.pieces[index + 1]);
-                    first.written == Written::Kept
-                        && second.written == Written::Kept
+                    first.written.is_kept()
+                        && second.written.is_kept()
                         && !first.hidden
                         && !second.hidden
-                        && vocabulary.contains_pair(
-                            split_edges(self.text(index)).1,
-                            split_edges(self.text(index + 1)).1,
-                        )
+                        && vocabulary.contains_pair(self.edges(index).1, self.edges(index + 1).1)
                 });
                 if !listed {
                     for piece in &mut self.pieces[start..=end] {
-                        if piece.written == Written::Kept && !piece.hidden {
+                        if piece.written.is_kept() && !piece.hidden {
                             piece.hidden = true;
                             any = true;
                         }
@@ -1195,9 +1232,9 @@ impl Assembly {
                 }
             } else {
                 let piece = self.pieces[start];
-                let core = split_edges(self.text(start)).1;
+                let core = self.edges(start).1;
                 let stem = core.strip_suffix("'s").unwrap_or(core);
-                if piece.written == Written::Kept
+                if piece.written.is_kept()
                     && !piece.hidden
                     && !self.starts_clause(start)
                     && vocabulary.is_name(stem)
@@ -1216,18 +1253,17 @@ impl Assembly {
     fn rewrite_hidden(&mut self) {
         let mut out = String::with_capacity(self.out.len() + 16);
         let mut pieces: SmallVec<[Piece; 32]> = SmallVec::new();
-        for piece in &self.pieces {
-            let text = &self.out[piece.start..piece.end];
+        for (index, piece) in self.pieces.iter().enumerate() {
             let start = out.len() + usize::from(!out.is_empty());
-            let mut written = String::new();
-            let text = if piece.hidden {
-                let (lead, _, trail) = split_edges(text);
-                written.push_str(lead);
-                written.push_str(Placeholder::Text.as_str());
-                written.push_str(trail);
-                written.as_str()
+            let mut hidden = String::new();
+            let (text, written) = if piece.hidden {
+                let (lead, _, trail) = self.edges(index);
+                hidden.push_str(lead);
+                hidden.push_str(Placeholder::Text.as_str());
+                hidden.push_str(trail);
+                (hidden.as_str(), Written::Other)
             } else {
-                text
+                (&self.out[piece.start..piece.end], piece.written)
             };
             let repeated = text.starts_with('‹')
                 && pieces
@@ -1243,6 +1279,7 @@ impl Assembly {
             pieces.push(Piece {
                 start,
                 end: out.len(),
+                written,
                 hidden: false,
                 ..*piece
             });
@@ -1252,19 +1289,24 @@ impl Assembly {
     }
 
     /// Cuts at the last space that leaves room for `…` within the cap, and
-    /// says how many plain words are left.
-    fn finish(&mut self) -> (String, usize) {
+    /// says whether two plain words are left (counting stops there).
+    fn finish(&mut self) -> (String, bool) {
         if self.out.len() <= MAX_TEMPLATE_CHARS || self.out.chars().count() <= MAX_TEMPLATE_CHARS {
-            let plain_words = self
+            let two_plain_words = self
                 .pieces
                 .iter()
                 .filter(|piece| is_plain_word(&self.out[piece.start..piece.end]))
-                .count();
-            return (std::mem::take(&mut self.out), plain_words);
+                .nth(1)
+                .is_some();
+            return (std::mem::take(&mut self.out), two_plain_words);
         }
         let cut = self.cut();
-        let plain_words = cut.split(' ').filter(|word| is_plain_word(word)).count();
-        (cut, plain_words)
+        let two_plain_words = cut
+            .split(' ')
+            .filter(|word| is_plain_word(word))
+            .nth(1)
+            .is_some();
+        (cut, two_plain_words)
     }
 
     fn cut(&mut self) -> String {
@@ -1312,17 +1354,15 @@ impl Assembly {
 
 /// A plain word of the output: two letters or more, not a placeholder.
 fn is_plain_word(word: &str) -> bool {
-    let mut letters = 0;
-    for b in word.bytes() {
-        letters += usize::from(b.is_ascii_alphabetic());
-        if letters == 2 {
-            return !word
-                .as_bytes()
-                .windows(3)
-                .any(|three| three == "‹".as_bytes());
-        }
-    }
-    false
+    // One pass over the few bytes of a piece; only a piece with a
+    // three-byte char (`‹`, `›` or `…`) is searched for the placeholder.
+    let (letters, wide) = word.bytes().fold((0usize, false), |(letters, wide), b| {
+        (
+            letters + usize::from(b.is_ascii_alphabetic()),
+            wide | (b == 0xE2),
+        )
+    });
+    letters >= 2 && !(wide && word.contains('‹'))
 }
 
 /// The template of `message` under `vocabulary`, or `None` when fewer than
@@ -1349,14 +1389,14 @@ pub(crate) fn template(message: &str, vocabulary: &Vocabulary) -> Option<String>
                 (Written::Other, false)
             }
             Token::Word(word) => {
-                // Most words start with a lowercase letter after their
-                // leading marks, and are no name: one byte tells.
-                let first = word.bytes().find(|&b| !EDGE_BYTE[usize::from(b)]);
-                let title = first.is_some_and(|b| b.is_ascii_uppercase() || b == 0xE2)
-                    && is_name_shaped(split_edges(word).1, vocabulary);
-                if let Some(written) = scrub_letters_word(word, vocabulary, out) {
-                    (written, title)
+                if let Some(written_and_title) = scrub_letters_word(word, vocabulary, out) {
+                    written_and_title
                 } else {
+                    // Most words start with a lowercase letter after their
+                    // leading marks, and are no name: one byte tells.
+                    let first = word.bytes().find(|&b| !EDGE_BYTE[usize::from(b)]);
+                    let title = first.is_some_and(|b| b.is_ascii_uppercase() || b == 0xE2)
+                        && is_name_shaped(split_edges(word).1, vocabulary);
                     let (lead, core, trail) = split_edges(word);
                     let shape = Shape::of(core);
                     let written = if starts_path(core, shape) && !core.starts_with('‹') {
@@ -1373,7 +1413,7 @@ pub(crate) fn template(message: &str, vocabulary: &Vocabulary) -> Option<String>
                     if written == Written::SeparatedPath {
                         // A path runs to the end of its clause: the words
                         // after it may be its folders, spaces and all.
-                        let end = path_end(&tokens, index);
+                        let end = path_end(&tokens, index, vocabulary);
                         if let Token::Word(last) = tokens[end] {
                             out.push_str(capped_trail(split_edges(last).2));
                         }
@@ -1389,8 +1429,8 @@ pub(crate) fn template(message: &str, vocabulary: &Vocabulary) -> Option<String>
     if assembly.hide_values_and_names(vocabulary) {
         assembly.rewrite_hidden();
     }
-    let (template, plain_words) = assembly.finish();
-    if plain_words < 2 {
+    let (template, two_plain_words) = assembly.finish();
+    if !two_plain_words {
         return None;
     }
     // Built only from safe pieces; checked again so that a bug in the

@@ -18,8 +18,10 @@
 //! - a name, `Max`: a word that is also a common given name or surname, so
 //!   that capitalised inside a sentence it is a name, not wording.
 
-use rustc_hash::FxHashSet;
+use rustc_hash::FxHashMap;
 use thiserror::Error;
+
+use super::scrub::{FUNCTION_WORDS, VALUE_NOUNS};
 
 /// The crate's own list, one lowercase word per line, sorted.
 pub const BUILTIN_VOCABULARY: &str = include_str!("vocabulary.txt");
@@ -71,16 +73,47 @@ pub struct Vocabulary {
     /// Every line, in file order: what [`Vocabulary::words`] gives back, so
     /// a list sent to a port is the list read.
     words: Vec<Box<str>>,
-    /// The names (lines `Max`), lowercased, as packed integers.
-    names: FxHashSet<u64>,
-    long_names: FxHashSet<PackedWord>,
-    /// The same words for lookup, each packed into three machine words
-    /// (a word is at most 24 bytes): a lookup runs for every word of every
+    /// The same lines for lookup, lowercased, each packed into three
+    /// machine words (a line is at most 24 bytes), with what the template
+    /// rules know of the word: a lookup runs for every word of every
     /// message, and hashing and comparing three integers beats both a
-    /// binary search and a hash of byte strings.
-    index: FxHashSet<PackedWord>,
-    /// The words of at most 8 bytes, most of them, as one integer each.
-    short_index: FxHashSet<u64>,
+    /// binary search and a hash of byte strings. The value nouns and
+    /// function words are entered too, listed or not, so that one lookup
+    /// answers every question the rules ask of a word.
+    index: FxHashMap<PackedWord, WordClass>,
+    /// The lines of at most 8 bytes, most of them, as one integer each.
+    short_index: FxHashMap<u64, WordClass>,
+}
+
+/// What the template rules know of a word, from one lookup: whether it is
+/// a listed line (word, compound, slash form or pair), a listed name, one
+/// of [`VALUE_NOUNS`], or one of [`FUNCTION_WORDS`] (spelt in lowercase).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct WordClass(u8);
+
+impl WordClass {
+    const LISTED: u8 = 1;
+    const NAME: u8 = 1 << 1;
+    const VALUE_NOUN: u8 = 1 << 2;
+    const FUNCTION_WORD: u8 = 1 << 3;
+
+    pub(crate) fn is_listed(self) -> bool {
+        self.0 & Self::LISTED != 0
+    }
+
+    pub(crate) fn is_name(self) -> bool {
+        self.0 & Self::NAME != 0
+    }
+
+    pub(crate) fn is_value_noun(self) -> bool {
+        self.0 & Self::VALUE_NOUN != 0
+    }
+
+    /// The word, lowercased, is a function word: the lookup ignores case,
+    /// and `Will` may be a name where `will` is wording.
+    pub(crate) fn is_function_word_ignoring_case(self) -> bool {
+        self.0 & Self::FUNCTION_WORD != 0
+    }
 }
 
 impl PartialEq for Vocabulary {
@@ -142,29 +175,25 @@ impl Vocabulary {
         if words.is_empty() {
             return Err(VocabularyError::Empty);
         }
-        let (mut index, mut short_index) = (FxHashSet::default(), FxHashSet::default());
-        let (mut names, mut long_names) = (FxHashSet::default(), FxHashSet::default());
-        for (word, kind) in words.iter().zip(&kinds) {
-            let (short, long) = match kind {
-                LineKind::Name => (&mut names, &mut long_names),
-                _ => (&mut short_index, &mut index),
-            };
-            match pack_short(word.as_bytes()) {
-                Some(packed) => {
-                    short.insert(packed);
-                }
-                None => {
-                    long.extend(pack(word.as_bytes()));
-                }
-            }
-        }
-        let vocabulary = Vocabulary {
-            words,
-            names,
-            long_names,
-            index,
-            short_index,
+        let mut vocabulary = Vocabulary {
+            words: Vec::new(),
+            index: FxHashMap::default(),
+            short_index: FxHashMap::default(),
         };
+        for (word, kind) in words.iter().zip(&kinds) {
+            let class = match kind {
+                LineKind::Name => WordClass::NAME,
+                _ => WordClass::LISTED,
+            };
+            vocabulary.enter(word, class);
+        }
+        for noun in VALUE_NOUNS {
+            vocabulary.enter(noun, WordClass::VALUE_NOUN);
+        }
+        for word in FUNCTION_WORDS {
+            vocabulary.enter(word, WordClass::FUNCTION_WORD);
+        }
+        vocabulary.words = words;
         // A pair only lets listed words stand together: each of its two
         // words must be a word of the list.
         for ((pair, kind), line) in vocabulary.words.iter().zip(&kinds).zip(&lines) {
@@ -229,13 +258,33 @@ impl Vocabulary {
 
     /// Whether `word` (a word, in any case) is listed as a name.
     pub fn is_name(&self, word: &str) -> bool {
+        self.class_of(word).is_name()
+    }
+
+    /// Adds `class` to what is known of `word` (at most
+    /// [`MAX_WORD_LEN`] bytes, which every caller's line is).
+    fn enter(&mut self, word: &str, class: u8) {
+        let bytes = word.as_bytes();
+        let entry = match pack_short(bytes) {
+            Some(short) => Some(self.short_index.entry(short).or_default()),
+            None => pack(bytes).map(|packed| self.index.entry(packed).or_default()),
+        };
+        if let Some(entry) = entry {
+            entry.0 |= class;
+        }
+    }
+
+    /// What is known of `word`, ignoring ASCII case; nothing for a word
+    /// that is in no list.
+    pub(crate) fn class_of(&self, word: &str) -> WordClass {
         if word.is_empty() || word.len() > MAX_WORD_LEN {
-            return false;
+            return WordClass::default();
         }
-        match pack_short(word.as_bytes()) {
-            Some(short) => self.names.contains(&short),
-            None => pack(word.as_bytes()).is_some_and(|packed| self.long_names.contains(&packed)),
-        }
+        let class = match pack_short(word.as_bytes()) {
+            Some(short) => self.short_index.get(&short),
+            None => pack(word.as_bytes()).and_then(|packed| self.index.get(&packed)),
+        };
+        class.copied().unwrap_or_default()
     }
 
     /// Whether the two words `first second` are listed as a pair.
@@ -254,13 +303,7 @@ impl Vocabulary {
     /// Whether `word` is in the list as a word, compound, slash form or
     /// pair, ignoring ASCII case (names are looked up by [`Self::is_name`]).
     pub fn contains(&self, word: &str) -> bool {
-        if word.is_empty() || word.len() > MAX_WORD_LEN {
-            return false;
-        }
-        match pack_short(word.as_bytes()) {
-            Some(short) => self.short_index.contains(&short),
-            None => pack(word.as_bytes()).is_some_and(|packed| self.index.contains(&packed)),
-        }
+        self.class_of(word).is_listed()
     }
 }
 
@@ -423,6 +466,22 @@ mod tests {
             vocabulary.plain_words().collect::<Vec<_>>(),
             ["found", "max", "not", "read"]
         );
+    }
+
+    #[test]
+    fn one_lookup_knows_value_nouns_and_function_words_listed_or_not() {
+        let vocabulary = Vocabulary::parse("Max\nfile\nhost\nmax\n").expect("valid list");
+        let host = vocabulary.class_of("HOST");
+        assert!(host.is_listed() && host.is_value_noun() && !host.is_name());
+        // Neither is listed here: the rules still know what they are.
+        let (user, the) = (vocabulary.class_of("user"), vocabulary.class_of("The"));
+        assert!(!user.is_listed() && user.is_value_noun());
+        assert!(!the.is_listed() && the.is_function_word_ignoring_case());
+        assert!(!vocabulary.contains("user") && !vocabulary.contains("the"));
+        let max = vocabulary.class_of("Max");
+        assert!(max.is_listed() && max.is_name() && !max.is_value_noun());
+        assert_eq!(vocabulary.class_of("missing"), WordClass::default());
+        assert_eq!(vocabulary.class_of(""), WordClass::default());
     }
 
     #[test]
