@@ -442,21 +442,23 @@ fn not_a_setup_or_report(before: &str) -> bool {
         "मॉडल से",
         "من النموذج",
     ];
+    // The lists are written as their languages spell them; the view is
+    // folded (`modèle` reads `modele`, Cyrillic `о` reads `o`). Folded once:
+    // the check runs for every candidate of its rules.
+    static FOLDED: std::sync::LazyLock<(Vec<String>, Vec<String>)> =
+        std::sync::LazyLock::new(|| {
+            let fold = |list: &[&str]| list.iter().map(|entry| fold_literal(entry)).collect();
+            (fold(SETUPS), fold(REPORTS))
+        });
+    let (setups, reports) = &*FOLDED;
     let sentence = before
         .rsplit(['.', '!', '?', '\n'])
         .next()
         .unwrap_or_default()
         .trim_start();
-    // The lists are written as their languages spell them; the view is
-    // folded (`modèle` reads `modele`, Cyrillic `о` reads `o`).
-    let for_a_setup = SETUPS
-        .iter()
-        .any(|setup| sentence.starts_with(&fold_literal(setup)))
+    let for_a_setup = setups.iter().any(|setup| sentence.starts_with(setup.as_str()))
         && !MODELS.iter().any(|model| sentence.contains(model));
-    !for_a_setup
-        && !REPORTS
-            .iter()
-            .any(|report| sentence.contains(&fold_literal(report)))
+    !for_a_setup && !reports.iter().any(|report| sentence.contains(report.as_str()))
 }
 
 /// Lowercase `[inst]` is a citation or field code: Llama's tokenizer is
