@@ -16,11 +16,16 @@ if ! command -v valgrind > /dev/null; then
     exit 0
 fi
 which=${1:-all}
-features=()
+# Each section builds with its own upstream crate only: building both
+# together changes the features of shared dependencies, and so rebuilds
+# lean-ctx.
+chat_features=()
+template_features=()
 parsers=(agentfence)
 templaters=(agentfence)
 if [ "${UPSTREAM:-0}" = 1 ]; then
-    features=(--features upstream-prompty,upstream-lean-ctx)
+    chat_features=(--features upstream-prompty)
+    template_features=(--features upstream-lean-ctx)
     parsers=(agentfence prompty)
     templaters=(agentfence lean-ctx)
 fi
@@ -30,7 +35,7 @@ count() {
         | sed -n 's/.*I *refs: *//p' | tr -d ,
 }
 if [ "$which" = all ] || [ "$which" = chat ]; then
-    cargo build -q --release -p agentfence-benches --example chat_parse_rounds "${features[@]}"
+    cargo build -q --release -p agentfence-benches --example chat_parse_rounds "${chat_features[@]}"
     bin=$target/release/examples/chat_parse_rounds
     printf '%-10s %9s %-11s %-10s %s\n' prompt bytes mode parser instructions/byte
     for input in "synthetic 1024" "synthetic 102400" "prose 102400"; do
@@ -47,7 +52,7 @@ if [ "$which" = all ] || [ "$which" = chat ]; then
     done
 fi
 if [ "$which" = all ] || [ "$which" = template ]; then
-    cargo build -q --release -p agentfence-benches --example template_rounds "${features[@]}"
+    cargo build -q --release -p agentfence-benches --example template_rounds "${template_features[@]}"
     bin=$target/release/examples/template_rounds
     messages=$("$bin" agentfence 0)
     printf '%-12s %9s %s\n' templater messages instructions/message

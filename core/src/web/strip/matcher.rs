@@ -229,16 +229,38 @@ impl RuleSearch {
     pub fn find_all(&self, text: &str) -> Vec<(usize, usize, usize)> {
         // Each rule's candidate starts apart, sorted rule by rule: the same
         // order as sorting (rule, start) pairs, at a fraction of the cost
-        // (a page gives hundreds of thousands of them).
-        let mut candidates: Vec<Vec<u32>> = vec![Vec::new(); self.regexes.len()];
-        for hit in self.prefixes.find_overlapping_iter(text) {
-            let start = u32::try_from(hit.start()).unwrap_or(u32::MAX);
-            for &rule in &self.literal_rules[hit.pattern().as_usize()] {
-                candidates[rule as usize].push(start);
+        // (a page gives hundreds of thousands of them). They are laid out
+        // in one array, each rule's run placed by counting first: a list
+        // per rule grew by reallocation, most of a short text's cost.
+        let hits: Vec<(u32, u32)> = self
+            .prefixes
+            .find_overlapping_iter(text)
+            .map(|hit| {
+                let start = u32::try_from(hit.start()).unwrap_or(u32::MAX);
+                (hit.pattern().as_u32(), start)
+            })
+            .collect();
+        let rules = self.regexes.len();
+        let mut bounds = vec![0usize; rules + 1];
+        for &(literal, _) in &hits {
+            for &rule in &self.literal_rules[literal as usize] {
+                bounds[rule as usize + 1] += 1;
+            }
+        }
+        for rule in 0..rules {
+            bounds[rule + 1] += bounds[rule];
+        }
+        let mut candidates = vec![0u32; bounds[rules]];
+        let mut next = bounds.clone();
+        for &(literal, start) in &hits {
+            for &rule in &self.literal_rules[literal as usize] {
+                candidates[next[rule as usize]] = start;
+                next[rule as usize] += 1;
             }
         }
         let mut found = Vec::new();
-        for (rule, starts) in candidates.iter_mut().enumerate() {
+        for rule in 0..rules {
+            let starts = &mut candidates[bounds[rule]..bounds[rule + 1]];
             if let Starts::Anywhere = self.starts[rule] {
                 if let RuleRegex::Whole(regex) = self.regex(rule) {
                     found.extend(
@@ -254,13 +276,17 @@ impl RuleSearch {
                 continue;
             }
             starts.sort_unstable();
-            starts.dedup();
             let RuleRegex::Anchored(regex) = self.regex(rule) else {
                 continue;
             };
             regex.ends_at(text, |end_at| {
                 let mut resume = 0;
+                let mut previous = None;
                 for &start in starts.iter() {
+                    // A start two literals give is tried once.
+                    if previous.replace(start) == Some(start) {
+                        continue;
+                    }
                     let start = start as usize;
                     if start < resume {
                         continue;

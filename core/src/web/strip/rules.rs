@@ -456,9 +456,14 @@ fn not_a_setup_or_report(before: &str) -> bool {
         .next()
         .unwrap_or_default()
         .trim_start();
-    let for_a_setup = setups.iter().any(|setup| sentence.starts_with(setup.as_str()))
+    let for_a_setup = setups
+        .iter()
+        .any(|setup| sentence.starts_with(setup.as_str()))
         && !MODELS.iter().any(|model| sentence.contains(model));
-    !for_a_setup && !reports.iter().any(|report| sentence.contains(report.as_str()))
+    !for_a_setup
+        && !reports
+            .iter()
+            .any(|report| sentence.contains(report.as_str()))
 }
 
 /// Lowercase `[inst]` is a citation or field code: Llama's tokenizer is
