@@ -1111,6 +1111,14 @@ impl Assembly {
                 title,
                 hidden: false,
             });
+            // Every test run checks the lengths a writer gave against the
+            // split they stand for.
+            debug_assert!(
+                !written.is_kept()
+                    || self.edges(self.pieces.len() - 1) == split_edges(&self.out[mark.start..]),
+                "a kept word's lengths are its piece's edges: {:?}",
+                &self.out[mark.start..]
+            );
         }
     }
 
@@ -1119,18 +1127,20 @@ impl Assembly {
         &self.out[piece.start..piece.end]
     }
 
-    /// The piece at `index` as leading marks, core and trailing marks.
+    /// The piece at `index` as leading marks, core and trailing marks: a
+    /// kept word's as it was written, any other's as [`split_edges`] finds
+    /// them (which is what a kept word's lengths say too, so the split
+    /// serves should they ever not fit the piece).
     fn edges(&self, index: usize) -> (&str, &str, &str) {
         let piece = &self.pieces[index];
         let text = &self.out[piece.start..piece.end];
-        match piece.written {
-            Written::Kept(kept) => {
-                let (lead, rest) = text.split_at(kept.lead_len);
-                let (core, trail) = rest.split_at(kept.core_len);
-                (lead, core, trail)
-            }
-            _ => split_edges(text),
+        if let Written::Kept(kept) = piece.written
+            && let Some((lead, rest)) = text.split_at_checked(kept.lead_len)
+            && let Some((core, trail)) = rest.split_at_checked(kept.core_len)
+        {
+            return (lead, core, trail);
         }
+        split_edges(text)
     }
 
     /// Whether the piece at `index` starts a sentence or clause: the first
