@@ -1402,12 +1402,11 @@ pub(crate) fn template(message: &str, vocabulary: &Vocabulary) -> Option<String>
                 if let Some(written_and_title) = scrub_letters_word(word, vocabulary, out) {
                     written_and_title
                 } else {
-                    // Most words start with a lowercase letter after their
-                    // leading marks, and are no name: one byte tells.
-                    let first = word.bytes().find(|&b| !EDGE_BYTE[usize::from(b)]);
-                    let title = first.is_some_and(|b| b.is_ascii_uppercase() || b == 0xE2)
-                        && is_name_shaped(split_edges(word).1, vocabulary);
                     let (lead, core, trail) = split_edges(word);
+                    // Most cores start with a lowercase letter, and are no
+                    // name: one byte tells.
+                    let title = core.as_bytes().first().is_some_and(u8::is_ascii_uppercase)
+                        && is_name_shaped(core, vocabulary);
                     let shape = Shape::of(core);
                     let written = if starts_path(core, shape) && !core.starts_with('‹') {
                         out.push_str(capped_lead(path_lead(lead, core)));
