@@ -28,6 +28,7 @@
 
 mod classify;
 pub mod contract;
+mod lanes;
 mod scrub;
 mod vocabulary;
 

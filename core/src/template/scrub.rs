@@ -8,6 +8,7 @@
 
 use smallvec::SmallVec;
 
+use super::lanes;
 use super::vocabulary::{Vocabulary, WordClass};
 use super::{MAX_INPUT_CHARS, MAX_TEMPLATE_CHARS, PLACEHOLDERS, Placeholder};
 use crate::char_class::{find_line_break, is_invisible_format, is_line_break};
@@ -230,7 +231,7 @@ fn window(line: &str) -> &str {
 /// tools glue to their words; without this `\x1b[31merror` would read as a
 /// number.
 fn strip_ansi(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.contains('\u{1b}') {
+    if memchr::memchr(0x1b, text.as_bytes()).is_none() {
         return std::borrow::Cow::Borrowed(text);
     }
     let mut clean = String::with_capacity(text.len());
@@ -315,10 +316,7 @@ fn tokenize<'a>(window: &'a str, tokens: &mut Tokens<'a>) {
         // they only extend the word, and need no decoding.
         if WORD_BYTE[usize::from(b)] {
             word_start.get_or_insert(at);
-            at += 1 + bytes[at + 1..]
-                .iter()
-                .take_while(|&&b| WORD_BYTE[usize::from(b)])
-                .count();
+            at = lanes::run_end(bytes, at + 1, lanes::word_ends);
             continue;
         }
         if b == b' ' {
@@ -1302,10 +1300,15 @@ impl Assembly {
     /// says whether two plain words are left (counting stops there).
     fn finish(&mut self) -> (String, bool) {
         if self.out.len() <= MAX_TEMPLATE_CHARS || self.out.chars().count() <= MAX_TEMPLATE_CHARS {
+            // A kept word's core is a vocabulary word, with as many
+            // letters as bytes but for its inner marks (`read-only`).
             let two_plain_words = self
                 .pieces
                 .iter()
-                .filter(|piece| is_plain_word(&self.out[piece.start..piece.end]))
+                .filter(|piece| match piece.written {
+                    Written::Kept(kept) => kept.core_len >= 2,
+                    _ => is_plain_word(&self.out[piece.start..piece.end]),
+                })
                 .nth(1)
                 .is_some();
             return (std::mem::take(&mut self.out), two_plain_words);

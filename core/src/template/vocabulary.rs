@@ -21,6 +21,7 @@
 use rustc_hash::FxHashMap;
 use thiserror::Error;
 
+use super::lanes;
 use super::scrub::{FUNCTION_WORDS, VALUE_NOUNS};
 
 /// The crate's own list, one lowercase word per line, sorted.
@@ -315,14 +316,9 @@ fn pack(word: &[u8]) -> Option<PackedWord> {
     if word.len() > MAX_WORD_LEN {
         return None;
     }
-    let mut buffer = [0u8; MAX_WORD_LEN];
-    buffer[..word.len()].copy_from_slice(word);
-    buffer.make_ascii_lowercase();
     let mut packed = [0u64; 3];
-    for (slot, chunk) in packed.iter_mut().zip(buffer.chunks_exact(8)) {
-        let mut bytes = [0u8; 8];
-        bytes.copy_from_slice(chunk);
-        *slot = u64::from_le_bytes(bytes);
+    for (slot, chunk) in packed.iter_mut().zip(word.chunks(8)) {
+        *slot = lowercase_ascii(lanes::load(chunk))?;
     }
     Some(packed)
 }
@@ -333,10 +329,13 @@ fn pack_short(word: &[u8]) -> Option<u64> {
     if word.len() > 8 {
         return None;
     }
-    let mut bytes = [0u8; 8];
-    bytes[..word.len()].copy_from_slice(word);
-    bytes.make_ascii_lowercase();
-    Some(u64::from_le_bytes(bytes))
+    lowercase_ascii(lanes::load(word))
+}
+
+/// `packed` with ASCII capitals made lowercase, or `None` when a byte is
+/// not ASCII, which no listed word holds.
+fn lowercase_ascii(packed: u64) -> Option<u64> {
+    (lanes::non_ascii(packed) == 0).then(|| lanes::ascii_lowercase(packed))
 }
 
 /// The five kinds of vocabulary line.
