@@ -6,7 +6,7 @@
 //! else of the input is ever copied, so a digit, a path or a name cannot
 //! reach the template however the input is shaped.
 
-use smallvec::SmallVec;
+use arrayvec::ArrayVec;
 
 use super::lanes;
 use super::vocabulary::{Vocabulary, WordClass};
@@ -259,8 +259,13 @@ enum Token<'a> {
     Quoted,
 }
 
-/// A typical message has a handful of tokens: they stay on the stack.
-type Tokens<'a> = SmallVec<[Token<'a>; 32]>;
+/// Every token takes at least one char of the window, which holds at most
+/// [`MAX_INPUT_CHARS`]: so the tokens, and the pieces written from them,
+/// always fit on the stack, and a push never finds them full (were one to,
+/// the token or piece would be left out: less of the input in the
+/// template, never more).
+type Tokens<'a> = ArrayVec<Token<'a>, MAX_INPUT_CHARS>;
+type Pieces = ArrayVec<Piece, MAX_INPUT_CHARS>;
 
 /// The closing marks of a quote opened by `open`, if `open` opens one.
 fn closers_of(open: char) -> Option<&'static [char]> {
@@ -321,7 +326,7 @@ fn tokenize<'a>(window: &'a str, tokens: &mut Tokens<'a>) {
         }
         if b == b' ' {
             if let Some(start) = word_start.take() {
-                tokens.push(Token::Word(&window[start..at]));
+                let _ = tokens.try_push(Token::Word(&window[start..at]));
             }
             at += 1;
             continue;
@@ -331,15 +336,15 @@ fn tokenize<'a>(window: &'a str, tokens: &mut Tokens<'a>) {
         };
         if is_separator(c) {
             if let Some(start) = word_start.take() {
-                tokens.push(Token::Word(&window[start..at]));
+                let _ = tokens.try_push(Token::Word(&window[start..at]));
             }
         } else if let Some(closers) = closers_of(c)
             && (c != '\'' || (!after_alphanumeric(at) && at + len < window.len()))
         {
             if let Some(start) = word_start.take() {
-                tokens.push(Token::Word(&window[start..at]));
+                let _ = tokens.try_push(Token::Word(&window[start..at]));
             }
-            tokens.push(Token::Quoted);
+            let _ = tokens.try_push(Token::Quoted);
             let mut probe = at + len;
             loop {
                 // An ASCII closer is one byte: the chars before its next
@@ -371,7 +376,7 @@ fn tokenize<'a>(window: &'a str, tokens: &mut Tokens<'a>) {
         at += len;
     }
     if let Some(start) = word_start {
-        tokens.push(Token::Word(&window[start..]));
+        let _ = tokens.try_push(Token::Word(&window[start..]));
     }
 }
 
@@ -1068,7 +1073,7 @@ struct Piece {
 /// no space, so the spaces between them are the only places to cut.
 struct Assembly {
     out: String,
-    pieces: SmallVec<[Piece; 32]>,
+    pieces: Pieces,
 }
 
 /// Where a piece being written starts, and where to roll back to.
@@ -1102,13 +1107,17 @@ impl Assembly {
         if piece.is_empty() || repeated {
             self.out.truncate(mark.before_space);
         } else {
-            self.pieces.push(Piece {
+            let piece = Piece {
                 start: mark.start,
                 end: self.out.len(),
                 written,
                 title,
                 hidden: false,
-            });
+            };
+            if self.pieces.try_push(piece).is_err() {
+                self.out.truncate(mark.before_space);
+                return;
+            }
             // Every test run checks the lengths a writer gave against the
             // split they stand for.
             debug_assert!(
@@ -1260,8 +1269,11 @@ impl Assembly {
     /// and the repeats that makes collapsed.
     fn rewrite_hidden(&mut self) {
         let mut out = String::with_capacity(self.out.len() + 16);
-        let mut pieces: SmallVec<[Piece; 32]> = SmallVec::new();
-        for (index, piece) in self.pieces.iter().enumerate() {
+        // The pieces are rewritten in place: the one written is never
+        // after the one read.
+        let mut written_pieces = 0;
+        for index in 0..self.pieces.len() {
+            let piece = self.pieces[index];
             let start = out.len() + usize::from(!out.is_empty());
             let mut hidden = String::new();
             let (text, written) = if piece.hidden {
@@ -1274,9 +1286,11 @@ impl Assembly {
                 (&self.out[piece.start..piece.end], piece.written)
             };
             let repeated = text.starts_with('‹')
-                && pieces
-                    .last()
-                    .is_some_and(|last| &out[last.start..last.end] == text);
+                && written_pieces > 0
+                && self
+                    .pieces
+                    .get(written_pieces - 1)
+                    .is_some_and(|last: &Piece| &out[last.start..last.end] == text);
             if repeated {
                 continue;
             }
@@ -1284,16 +1298,17 @@ impl Assembly {
                 out.push(' ');
             }
             out.push_str(text);
-            pieces.push(Piece {
+            self.pieces[written_pieces] = Piece {
                 start,
                 end: out.len(),
                 written,
                 hidden: false,
-                ..*piece
-            });
+                ..piece
+            };
+            written_pieces += 1;
         }
+        self.pieces.truncate(written_pieces);
         self.out = out;
-        self.pieces = pieces;
     }
 
     /// Cuts at the last space that leaves room for `…` within the cap, and
@@ -1383,14 +1398,14 @@ fn is_plain_word(word: &str) -> bool {
 pub(crate) fn template(message: &str, vocabulary: &Vocabulary) -> Option<String> {
     let line = first_line(message)?;
     let window = strip_ansi(window(line));
-    let mut tokens: Tokens<'_> = SmallVec::new();
+    let mut tokens = Tokens::new();
     tokenize(&window, &mut tokens);
 
     let mut assembly = Assembly {
         // A one-letter word can become a nine-byte placeholder: room for
         // that growth avoids reallocating while most templates are built.
         out: String::with_capacity((3 * window.len() + 16).min(1024)),
-        pieces: SmallVec::new(),
+        pieces: Pieces::new(),
     };
     let mut index = 0;
     while index < tokens.len() {
@@ -1459,7 +1474,7 @@ mod tests {
     fn words(window: &str) -> Vec<Token<'_>> {
         let mut tokens = Tokens::new();
         tokenize(window, &mut tokens);
-        tokens.into_vec()
+        tokens.to_vec()
     }
 
     #[test]
