@@ -1074,6 +1074,13 @@ struct Piece {
 struct Assembly {
     out: String,
     pieces: Pieces,
+    /// Two kept words side by side of which the first may name a value (a
+    /// value noun, or a two-letter word of a value phrase): only then can
+    /// the value rules hide anything.
+    value_pair: bool,
+    /// A piece spelt like a name: only then can the name rules hide
+    /// anything.
+    title: bool,
 }
 
 /// Where a piece being written starts, and where to roll back to.
@@ -1107,6 +1114,17 @@ impl Assembly {
         if piece.is_empty() || repeated {
             self.out.truncate(mark.before_space);
         } else {
+            // Flags set without a branch: which of these a message holds
+            // cannot be guessed.
+            if let Written::Kept(_) = written {
+                let may_name_value =
+                    |kept: KeptWord| kept.class.is_value_noun() | (kept.core_len == 2);
+                self.value_pair |= matches!(
+                    self.pieces.last(),
+                    Some(Piece { written: Written::Kept(noun), .. }) if may_name_value(*noun)
+                );
+            }
+            self.title |= title;
             let piece = Piece {
                 start: mark.start,
                 end: self.out.len(),
@@ -1174,7 +1192,14 @@ impl Assembly {
     /// template gives again, so the template stays a fixed point.
     fn hide_values_and_names(&mut self, vocabulary: &Vocabulary) -> bool {
         let mut any = false;
-        for index in 1..self.pieces.len() {
+        // A value is hidden only after a hidden value or a pair that may
+        // name one, so a message without such a pair has none.
+        let value_pieces = if self.value_pair {
+            self.pieces.len()
+        } else {
+            0
+        };
+        for index in 1..value_pieces {
             let (previous, current) = (&self.pieces[index - 1], &self.pieces[index]);
             let (Written::Kept(noun_word), Written::Kept(value_word)) =
                 (previous.written, current.written)
@@ -1216,7 +1241,7 @@ impl Assembly {
                 any = true;
             }
         }
-        let mut start = 0;
+        let mut start = if self.title { 0 } else { self.pieces.len() };
         while start < self.pieces.len() {
             if !self.pieces[start].title {
                 start += 1;
@@ -1406,6 +1431,8 @@ pub(crate) fn template(message: &str, vocabulary: &Vocabulary) -> Option<String>
         // that growth avoids reallocating while most templates are built.
         out: String::with_capacity((3 * window.len() + 16).min(1024)),
         pieces: Pieces::new(),
+        value_pair: false,
+        title: false,
     };
     let mut unsafe_piece = false;
     let mut index = 0;
