@@ -1114,8 +1114,8 @@ impl Assembly {
         if piece.is_empty() || repeated {
             self.out.truncate(mark.before_space);
         } else {
-            // Flags set without a branch: which of these a message holds
-            // cannot be guessed.
+            // The flags are ORed in rather than tested: which of these a
+            // message holds cannot be guessed.
             if let Written::Kept(_) = written {
                 let may_name_value =
                     |kept: KeptWord| kept.class.is_value_noun() | (kept.core_len == 2);
