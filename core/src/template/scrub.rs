@@ -1495,8 +1495,8 @@ pub(crate) fn template(message: &str, vocabulary: &Vocabulary) -> Option<String>
     // The others are placeholders, and the words of the letters path, which
     // copies only bytes it has just read as ASCII letters or as marks (as
     // a rewrite or a cut adds only a placeholder or `…`): reading all of
-    // every template again in release builds took an eighth of the time,
-    // so every debug run and test does it instead.
+    // every template again in release builds took 8% of the time, so
+    // every debug run and test does it instead.
     debug_assert!(is_safe_template(&template), "unsafe template {template:?}");
     (!unsafe_piece).then_some(template)
 }

@@ -312,6 +312,8 @@ impl Vocabulary {
 /// zero-padded into three integers.
 type PackedWord = [u64; 3];
 
+/// `word` as a [`PackedWord`]; `None` for a longer word or one with a byte
+/// that is not ASCII.
 fn pack(word: &[u8]) -> Option<PackedWord> {
     if word.len() > MAX_WORD_LEN {
         return None;
@@ -324,7 +326,8 @@ fn pack(word: &[u8]) -> Option<PackedWord> {
 }
 
 /// A word of at most 8 bytes, ASCII-lowercased and zero-padded into one
-/// integer.
+/// integer; `None` for a longer word or one with a byte that is not ASCII
+/// (no line holds one, so such a word is in no list).
 fn pack_short(word: &[u8]) -> Option<u64> {
     if word.len() > 8 {
         return None;
