@@ -985,8 +985,7 @@ pub(crate) fn whole_line_role(line: &str) -> Option<Role> {
 /// Inlined into the line loop: the two table lookups reject nearly every
 /// line, and only the rest pay for a call.
 #[inline]
-fn plain_name_at_head(line: &str) -> bool {
-    let bytes = line.as_bytes();
+fn plain_name_at_head(bytes: &[u8]) -> bool {
     let Some(start) = bytes
         .iter()
         .position(|&b| !(matches!(b, b' ' | b'\t' | b'#' | b'>') || is_emphasis(char::from(b))))
@@ -1095,7 +1094,7 @@ fn read_line(line: &str, unplain: usize, split_and_reverse: bool) -> Option<Role
         if !line
             .trim_end_matches(|c: char| c == ' ' || c == '\t' || is_emphasis(c))
             .ends_with(':')
-            || !plain_name_at_head(line)
+            || !plain_name_at_head(line.as_bytes())
         {
             return None;
         }
@@ -1332,6 +1331,15 @@ impl WholeText {
         head.is_some_and(|d| self.starts.contains(&d))
     }
 
+    /// Whether [`WholeText::forges_marker`] is false of the line `bytes`
+    /// without reading further: a plain line at whose head no role name
+    /// begins, no marker being begun. Inlined into the line loop, as
+    /// nearly every line of a prompt is one.
+    #[inline]
+    pub(crate) fn passes_over(&self, bytes: &[u8], unplain: usize) -> bool {
+        unplain >= bytes.len() && !self.begun && !plain_name_at_head(bytes)
+    }
+
     /// Whether some reader takes the content line `line` for a marker: a
     /// line reader (see [`reads_as_marker`]), or this reader reading it
     /// next. The one check of a strict parse per content line, which tells
@@ -1339,9 +1347,8 @@ impl WholeText {
     /// `unplain` is where the first unplain byte of `line` lies (its
     /// length when it is plain), which the caller tells for many lines at
     /// once (see [`first_unplain`]).
-    #[inline]
     pub(crate) fn forges_marker(&mut self, line: &str, unplain: usize) -> bool {
-        if unplain >= line.len() && !plain_name_at_head(line) {
+        if unplain >= line.len() && !plain_name_at_head(line.as_bytes()) {
             // No reader begins a marker on this line: only one begun on an
             // earlier line can end here.
             return self.begun && self.read(line, unplain).is_some();
@@ -1361,7 +1368,7 @@ impl WholeText {
         let plain = unplain >= line.len();
         if !self.begun {
             let may_begin = if plain {
-                plain_name_at_head(line)
+                plain_name_at_head(line.as_bytes())
             } else {
                 name_may_head(line, unplain)
                     && FOLDS
@@ -1918,7 +1925,7 @@ mod tests {
         let lines = lines_with_plain_heads();
         for line in &lines {
             assert!(is_plain(line));
-            if plain_name_at_head(line) {
+            if plain_name_at_head(line.as_bytes()) {
                 continue;
             }
             let mut folded = Vec::new();
@@ -1929,8 +1936,12 @@ mod tests {
             assert_eq!(role, None, "{line:?}");
             assert_no_marker_begins(line);
         }
-        assert!(lines.iter().any(|line| !plain_name_at_head(line)));
-        assert!(lines.iter().any(|line| plain_name_at_head(line)));
+        assert!(
+            lines
+                .iter()
+                .any(|line| !plain_name_at_head(line.as_bytes()))
+        );
+        assert!(lines.iter().any(|line| plain_name_at_head(line.as_bytes())));
     }
 
     /// The fast path's claim, against the readers' full reading: every
