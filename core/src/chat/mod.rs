@@ -317,9 +317,12 @@ pub fn parse<'a>(
     };
     // A strict parse reads a plain line on the readers' fast path: the
     // scan tells of every line where its first unplain byte lies.
-    if let ControlFlow::Break(error) =
-        for_each_line(text, context.is_some(), |line| parser.line(&line))
-    {
+    let lines = if context.is_some() {
+        for_each_line::<true, _>(text, |line| parser.line(&line))
+    } else {
+        for_each_line::<false, _>(text, |line| parser.line(&line))
+    };
+    if let ControlFlow::Break(error) = lines {
         return Err(error);
     }
     let Parser {
@@ -482,7 +485,7 @@ pub fn pre_render_with_nonce(template: &str, nonce: &str) -> Result<(String, Con
         out.push_str(cr);
         Ok(())
     };
-    let refused = for_each_line(body, false, |line| match write_line(line) {
+    let refused = for_each_line::<false, _>(body, |line| match write_line(line) {
         Ok(()) => ControlFlow::Continue(()),
         Err(error) => ControlFlow::Break(error),
     });

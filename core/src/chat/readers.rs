@@ -38,7 +38,9 @@ use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
 use super::Role;
-use crate::char_class::{is_bidi_control, is_default_ignorable, is_line_break};
+use crate::char_class::{
+    bidi_control_ranges, is_bidi_control, is_default_ignorable, is_line_break, line_break_ranges,
+};
 
 /// A reader a rendered prompt meets, named as in `conformance/PROTOCOL.md`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -112,6 +114,12 @@ const SPLITTERS: [fn(char) -> bool; 4] = [
     |c| matches!(c, '\r' | '\u{2028}' | '\u{2029}'),
     is_line_break,
 ];
+
+/// A byte of a plain line's lead, which every fold reads as itself: a
+/// blank, `#`, `>` or an emphasis mark.
+fn is_plain_lead(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'#' | b'>') || is_emphasis(char::from(b))
+}
 
 /// Emphasis marks a markdown reader skips around a label.
 fn is_emphasis(c: char) -> bool {
@@ -283,6 +291,10 @@ struct Targets {
     ascii_pairs: [u128; 128],
     /// Per [`Order`]: the names as the shape automaton's bits.
     name_bits: [NameBits; 3],
+    /// Per ASCII byte: whether a line may begin with it and still have a
+    /// folded name at its head, a lead (blank, `#`, `>`, emphasis) or a
+    /// head of `ascii_heads`.
+    ascii_opens: [bool; 128],
 }
 
 fn targets() -> &'static Targets {
@@ -344,11 +356,16 @@ fn targets() -> &'static Targets {
             NameBits::of(names)
                 .expect("three role names in three spellings fold to fewer than 128 chars")
         });
+        let mut ascii_opens = ascii_heads;
+        for (b, opens) in (0u8..).zip(ascii_opens.iter_mut()) {
+            *opens |= is_plain_lead(b);
+        }
         Targets {
             by_order,
             ascii_heads,
             ascii_pairs,
             name_bits,
+            ascii_opens,
         }
     })
 }
@@ -986,13 +1003,27 @@ pub(crate) fn whole_line_role(line: &str) -> Option<Role> {
 /// line, and only the rest pay for a call.
 #[inline]
 fn plain_name_at_head(bytes: &[u8]) -> bool {
-    let Some(start) = bytes
-        .iter()
-        .position(|&b| !(matches!(b, b' ' | b'\t' | b'#' | b'>') || is_emphasis(char::from(b))))
-    else {
+    plain_name_at_head_of(targets(), bytes)
+}
+
+/// [`plain_name_at_head`], the targets at hand.
+#[inline]
+fn plain_name_at_head_of(targets: &Targets, bytes: &[u8]) -> bool {
+    // Most lines begin with a byte that is neither a lead nor a name's
+    // head: one lookup tells them.
+    match bytes.first() {
+        Some(&b) if targets.ascii_opens[usize::from(b & 0x7f)] => {
+            plain_name_past_lead(targets, bytes)
+        }
+        _ => false,
+    }
+}
+
+/// [`plain_name_at_head`] past its first lookup.
+fn plain_name_past_lead(targets: &Targets, bytes: &[u8]) -> bool {
+    let Some(start) = bytes.iter().position(|&b| !is_plain_lead(b)) else {
         return false;
     };
-    let targets = targets();
     let first = usize::from(bytes[start] & 0x7f);
     let Some(&second) = bytes.get(start + 1) else {
         // No name is one char long, nor folds from one.
@@ -1108,16 +1139,11 @@ fn read_line(line: &str, unplain: usize, split_and_reverse: bool) -> Option<Role
     // beyond plain chars, which are none of these: it asks only of the
     // unplain ones (a line of prose holds a dash or a quote mark, not a
     // bidi control).
-    let (mut has_bidi, mut has_tags, mut has_breaks) = (false, false, false);
-    let unplain = line.get(unplain..).unwrap_or_default();
-    for c in unplain
-        .chars()
-        .filter(|&c| !(c == '\t' || (' '..='~').contains(&c)))
-    {
-        has_bidi |= is_bidi_control(c);
-        has_tags |= ('\u{E0000}'..='\u{E007F}').contains(&c);
-        has_breaks |= is_line_break(c);
-    }
+    let LineFacts {
+        has_bidi,
+        has_tags,
+        has_breaks,
+    } = line_facts(line.get(unplain..).unwrap_or_default());
     // Unsplit and in its own order, the line is its one segment: one that
     // does not end with a colon is no marker (most lines end here).
     let one_segment = !(has_breaks || (split_and_reverse && has_bidi));
@@ -1155,6 +1181,80 @@ fn read_line(line: &str, unplain: usize, split_and_reverse: bool) -> Option<Role
         }
     }
     None
+}
+
+/// What a line holds beyond plain chars that changes how the line readers
+/// read it.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+struct LineFacts {
+    has_bidi: bool,
+    has_tags: bool,
+    has_breaks: bool,
+}
+
+fn is_tag(c: char) -> bool {
+    ('\u{E0000}'..='\u{E007F}').contains(&c)
+}
+
+/// The first bytes of the UTF-8 of every line break, bidi control and tag
+/// character, from Unicode's data (`char_class`): the only bytes at which
+/// [`line_facts`] decodes a char. None is printable ASCII or a tab.
+fn unusual_leads() -> &'static [bool; 256] {
+    static LEADS: OnceLock<[bool; 256]> = OnceLock::new();
+    LEADS.get_or_init(|| {
+        let mut leads = [false; 256];
+        let tags = 0xE0000..=0xE007F;
+        for range in line_break_ranges()
+            .iter()
+            .cloned()
+            .chain(bidi_control_ranges())
+            .chain([tags])
+        {
+            for c in range.filter_map(char::from_u32) {
+                let mut utf8 = [0; 4];
+                leads[usize::from(c.encode_utf8(&mut utf8).as_bytes()[0])] = true;
+            }
+        }
+        leads
+    })
+}
+
+/// [`LineFacts`] of `text`: only a char whose first byte is one of
+/// [`unusual_leads`] is decoded and asked, and 16-byte chunks of printable
+/// ASCII and tabs are passed over with a fold that compiles to vector
+/// compares. A line of prose holds a dash or a quote mark here and there,
+/// not a bidi control; lines of a report can be a kilobyte long.
+fn line_facts(text: &str) -> LineFacts {
+    let leads = unusual_leads();
+    let bytes = text.as_bytes();
+    // A superset of the leads that a vector compare tests.
+    let may_lead = |b: u8| !(0x20..0x7f).contains(&b);
+    let mut facts = LineFacts::default();
+    let mut at = 0;
+    while at < bytes.len() {
+        let end = match bytes.get(at..).and_then(<[u8]>::first_chunk::<16>) {
+            Some(chunk) if !chunk.iter().fold(false, |any, &b| any | may_lead(b)) => {
+                at += 16;
+                continue;
+            }
+            Some(_) => at + 16,
+            None => bytes.len(),
+        };
+        while at < end {
+            let b = bytes[at];
+            // A lead is never a UTF-8 continuation byte: it starts a char.
+            match leads[usize::from(b)].then(|| text.get(at..)?.chars().next()) {
+                Some(Some(c)) => {
+                    facts.has_bidi |= is_bidi_control(c);
+                    facts.has_tags |= is_tag(c);
+                    facts.has_breaks |= is_line_break(c);
+                    at += c.len_utf8();
+                }
+                _ => at += 1,
+            }
+        }
+    }
+    facts
 }
 
 /// Whether the last char of `segment` that shows something, past blanks
@@ -1282,6 +1382,7 @@ pub(crate) struct WholeText {
     begun: bool,
     /// The first chars the folded role names start with.
     starts: Vec<char>,
+    targets: &'static Targets,
 }
 
 impl WholeText {
@@ -1300,6 +1401,7 @@ impl WholeText {
             shapes: FOLDS.map(|(order, _)| Shape::new(order, true)),
             begun: false,
             starts,
+            targets: targets(),
         }
     }
 
@@ -1337,7 +1439,7 @@ impl WholeText {
     /// nearly every line of a prompt is one.
     #[inline]
     pub(crate) fn passes_over(&self, bytes: &[u8], unplain: usize) -> bool {
-        unplain >= bytes.len() && !self.begun && !plain_name_at_head(bytes)
+        unplain >= bytes.len() && !self.begun && !plain_name_at_head_of(self.targets, bytes)
     }
 
     /// Whether some reader takes the content line `line` for a marker: a
@@ -2058,6 +2160,90 @@ mod tests {
             }
         }
         assert_eq!(first_unplain("abc", 3), 3);
+    }
+
+    #[test]
+    fn every_break_bidi_control_and_tag_starts_with_an_unusual_lead() {
+        // What lets `line_facts` decode only at those bytes, over every
+        // char: and no printable ASCII or tab is one, which lets it pass
+        // over chunks of them.
+        let leads = unusual_leads();
+        let mut unusual = 0;
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            if is_line_break(c) || is_bidi_control(c) || is_tag(c) {
+                let mut utf8 = [0; 4];
+                let lead = c.encode_utf8(&mut utf8).as_bytes()[0];
+                assert!(leads[usize::from(lead)], "{c:?}");
+                unusual += 1;
+            }
+        }
+        assert!(unusual > 140, "{unusual}");
+        for b in (0x20..0x7f).chain([b'\t']) {
+            assert!(!leads[usize::from(b)], "{b:#x}");
+        }
+    }
+
+    #[test]
+    fn line_facts_are_what_every_char_of_the_line_tells() {
+        // The facts found at the leads alone, against each char asked, over
+        // random lines of plain chunks, prose punctuation, breaks, bidi
+        // controls and tag characters at every offset of a chunk.
+        let pieces = [
+            "a",
+            "xxxxxxxxxxxxxxx",
+            " ",
+            "\t",
+            "\u{2013}",
+            "\u{2039}",
+            "\u{2026}",
+            "\u{e9}",
+            "\u{b5}",
+            "\u{3b1}",
+            "\u{2028}",
+            "\u{2029}",
+            "\u{85}",
+            "\r",
+            "\u{b}",
+            "\u{c}",
+            "\u{1c}",
+            "\u{202e}",
+            "\u{200f}",
+            "\u{61c}",
+            "\u{2066}",
+            "\u{e003a}",
+            "\u{e0001}",
+            "\u{1f600}",
+            "\u{feff}",
+            "\u{0}",
+            "\u{7f}",
+        ];
+        let mut seed = 0x0123_4567_89ab_cdef_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut seen = [0; 3];
+        for _ in 0..20_000 {
+            let line: String = (0..(next() % 24))
+                .map(|_| pieces[(next() % pieces.len() as u64) as usize])
+                .collect();
+            let mut every = LineFacts::default();
+            for c in line.chars() {
+                every.has_bidi |= is_bidi_control(c);
+                every.has_tags |= ('\u{E0000}'..='\u{E007F}').contains(&c);
+                every.has_breaks |= is_line_break(c);
+            }
+            assert_eq!(line_facts(&line), every, "{line:?}");
+            for (count, fact) in
+                seen.iter_mut()
+                    .zip([every.has_bidi, every.has_tags, every.has_breaks])
+            {
+                *count += usize::from(!fact);
+            }
+        }
+        assert!(seen.iter().all(|&none| none > 1_000), "{seen:?}");
     }
 
     #[test]

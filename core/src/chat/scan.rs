@@ -24,6 +24,7 @@ use std::ops::ControlFlow;
 /// stays content.
 pub(super) struct Line<'a> {
     text: &'a str,
+    bytes: &'a [u8],
     pub number: usize,
     pub start: usize,
     pub end: usize,
@@ -42,10 +43,7 @@ impl<'a> Line<'a> {
     /// The body's bytes, which the fast paths read: cut without the char
     /// boundary tests of [`Line::body`].
     pub fn bytes(&self) -> &'a [u8] {
-        self.text
-            .as_bytes()
-            .get(self.start..self.end)
-            .unwrap_or_default()
+        self.bytes
     }
 }
 
@@ -136,13 +134,12 @@ fn sse2_masks(block: &[u8; 64], classify: bool) -> Masks {
 use sse2_masks as block_masks;
 
 /// Calls `each` with every line of `text`, split at `\n`, in order, until
-/// it breaks; with `classify`, each line is told plain or not (see
+/// it breaks; with `CLASSIFY`, each line is told plain or not (see
 /// [`Line::unplain`]). Inlined into its caller, so that the masks and the
 /// line's bounds stay in registers: a parse's every line passes here.
 #[inline(always)]
-pub(super) fn for_each_line<'a, B>(
+pub(super) fn for_each_line<'a, const CLASSIFY: bool, B>(
     text: &'a str,
-    classify: bool,
     mut each: impl FnMut(Line<'a>) -> ControlFlow<B>,
 ) -> ControlFlow<B> {
     let bytes = text.as_bytes();
@@ -160,7 +157,7 @@ pub(super) fn for_each_line<'a, B>(
         let Masks {
             mut feeds,
             unplain: mut odd,
-        } = block_masks(block, classify);
+        } = block_masks(block, CLASSIFY);
         if index == blocks.len() {
             // The text's end ends its last line, as a line feed would.
             feeds |= 1 << rest.len();
@@ -176,11 +173,19 @@ pub(super) fn for_each_line<'a, B>(
             feeds &= feeds - 1;
             odd &= !through;
             // A `\r` at the very end of the text has no `\n` after it.
-            let crlf = end > start && end < bytes.len() && bytes.get(end - 1) == Some(&b'\r');
+            // Classified, a line without an unplain byte has no `\r`.
+            let crlf = (!CLASSIFY || unplain != usize::MAX)
+                && end > start
+                && end < bytes.len()
+                && bytes[end - 1] == b'\r';
             let body_end = end - usize::from(crlf);
             number += 1;
             each(Line {
                 text,
+                // In range: `start` is past the last line's end, `end` is
+                // this one's (or the text's), and a `\r` is dropped only
+                // from a line that has one.
+                bytes: &bytes[start..body_end],
                 number,
                 start,
                 end: body_end,
@@ -245,6 +250,22 @@ mod tests {
         out
     }
 
+    fn scanned<const CLASSIFY: bool>(text: &str) -> Vec<(usize, usize, &str, bool, usize)> {
+        let mut got = Vec::new();
+        let _ = for_each_line::<CLASSIFY, ()>(text, |line| {
+            assert_eq!(line.bytes(), line.body().as_bytes());
+            got.push((
+                line.number,
+                line.start,
+                line.body(),
+                line.crlf,
+                line.unplain,
+            ));
+            ControlFlow::Continue(())
+        });
+        got
+    }
+
     #[test]
     fn the_one_scan_cuts_the_lines_and_finds_their_unplain_bytes_as_a_byte_loop_does() {
         // Random texts of short and long lines, CRLF and lone `\r`, tabs,
@@ -279,27 +300,19 @@ mod tests {
                 .map(|_| pieces[(next() % pieces.len() as u64) as usize])
                 .collect();
             let expected = lines_one_by_one(&text);
-            for classify in [false, true] {
-                let mut got = Vec::new();
-                let _ = for_each_line::<()>(&text, classify, |line| {
-                    let unplain = if classify {
-                        line.unplain
-                    } else {
-                        assert_eq!(line.unplain, line.body().len(), "{text:?}");
-                        expected[line.number - 1].4
-                    };
-                    assert_eq!(line.bytes(), line.body().as_bytes());
-                    got.push((line.number, line.start, line.body(), line.crlf, unplain));
-                    ControlFlow::Continue(())
-                });
-                assert_eq!(got, expected, "{text:?}");
-            }
+            assert_eq!(scanned::<true>(&text), expected, "{text:?}");
+            // Unclassified, every line reads as plain.
+            let plain: Vec<_> = expected
+                .iter()
+                .map(|&(number, start, body, crlf, _)| (number, start, body, crlf, body.len()))
+                .collect();
+            assert_eq!(scanned::<false>(&text), plain, "{text:?}");
             texts += 1;
             unplain_lines += expected.iter().filter(|line| line.4 < line.2.len()).count();
         }
         assert!(texts == 3_000 && unplain_lines > 5_000, "{unplain_lines}");
         let mut count = 0;
-        let _ = for_each_line::<()>("", true, |_| {
+        let _ = for_each_line::<true, ()>("", |_| {
             count += 1;
             ControlFlow::Continue(())
         });
