@@ -1332,13 +1332,20 @@ fn read_plain(shape: &mut Shape, bytes: &[u8], order: Order) {
     let table = &ascii_resets()[order_index(order)];
     let fold_of = |b: u8| fold[usize::from(b & 0x7f)].chars();
     let mut at = 0;
-    let mut tried = false;
+    // Tried once where the line's start is read, and once more where a
+    // value begins to run (`user[a=]:` then text): at most twice, so that
+    // each rescan of the line's rest keeps the reading linear.
+    let mut tries = 0;
     while let Some(&b) = bytes.get(at) {
         if shape.is_dead() {
             return;
         }
-        if !tried && !shape.lead && shape.spelt == 0 {
-            tried = true;
+        if tries < 2
+            && !shape.lead
+            && shape.spelt == 0
+            && (tries == 0 || shape.value_runs().is_some())
+        {
+            tries += 1;
             let rest = &bytes[at..];
             if let Some(last) = rest
                 .iter()
