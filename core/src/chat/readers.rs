@@ -1070,39 +1070,40 @@ fn plain_name_from(targets: &Targets, head: &[u8], cut: bool) -> bool {
     let folds = ascii_folds();
     ORDERS.into_iter().any(|order| {
         let fold = &folds.by_order[order_index(order)];
-        let mut folded = head
+        targets.by_order[order_index(order)]
             .iter()
-            .flat_map(|&b| fold[usize::from(b & 0x7f)].chars().iter().copied());
-        let names = &targets.by_order[order_index(order)];
-        // The names the folded head still spells, one bit each, narrowed
-        // char by char: most heads part from every name within two chars.
-        let mut alive: u32 = u32::MAX >> (32 - names.len().clamp(1, 32));
-        let mut at = 0;
-        while let Some(d) = folded.next() {
-            for (index, (_, name)) in names.iter().enumerate().take(32) {
-                if alive & (1 << index) != 0 {
-                    match name.get(at) {
-                        Some(&c) if c == d => {
-                            if at + 1 == name.len() {
-                                alive &= !(1 << index);
-                                if name_may_end_here(folded.clone()) {
-                                    return true;
-                                }
-                            }
-                        }
-                        _ => alive &= !(1 << index),
-                    }
-                }
-            }
-            if alive == 0 {
+            .any(|(_, name)| spells_name_at_head(fold, head, name, cut))
+    })
+}
+
+/// Whether `head`, folded by `fold`, begins with `name` followed by what a
+/// marker may hold next ([`name_may_end_here`]); `cut` when `head` ends
+/// before the name does, as a prefix whose end decides nothing. Each name
+/// is compared on its own, and parts from the head within a char or two.
+fn spells_name_at_head(fold: &[Folded], head: &[u8], name: &[char], cut: bool) -> bool {
+    let folded_from = |at: usize| {
+        head.get(at..)
+            .unwrap_or_default()
+            .iter()
+            .flat_map(|&b| fold[usize::from(b & 0x7f)].chars().iter().copied())
+    };
+    let mut spelt = 0;
+    for (at, &b) in head.iter().enumerate() {
+        let chars = fold[usize::from(b & 0x7f)].chars();
+        for (k, &d) in chars.iter().enumerate() {
+            if name.get(spelt) != Some(&d) {
                 return false;
             }
-            at += 1;
+            spelt += 1;
+            if spelt == name.len() {
+                let rest = chars[k + 1..].iter().copied().chain(folded_from(at + 1));
+                return name_may_end_here(rest);
+            }
         }
-        // A name the line's end cuts dies at the line break; one the plain
-        // prefix's end cuts may go on.
-        cut
-    })
+    }
+    // A name the line's end cuts dies at the line break; one the plain
+    // prefix's end cuts may go on.
+    cut
 }
 
 /// Whether every reader's marker shape lives on past a role name followed
