@@ -1197,36 +1197,60 @@ fn is_tag(c: char) -> bool {
     ('\u{E0000}'..='\u{E007F}').contains(&c)
 }
 
-/// The first bytes of the UTF-8 of every line break, bidi control and tag
-/// character, from Unicode's data (`char_class`): the only bytes at which
-/// [`line_facts`] decodes a char. None is printable ASCII or a tab.
-fn unusual_leads() -> &'static [bool; 256] {
-    static LEADS: OnceLock<[bool; 256]> = OnceLock::new();
-    LEADS.get_or_init(|| {
+/// Every line break, bidi control and tag character, from Unicode's data
+/// (`char_class`), with what each is, and the first bytes of their UTF-8:
+/// the only bytes at which [`line_facts`] decodes a char. No first byte is
+/// printable ASCII or a tab.
+struct UnusualChars {
+    leads: [bool; 256],
+    /// By code point, each once.
+    facts: Vec<(u32, LineFacts)>,
+}
+
+fn unusual_chars() -> &'static UnusualChars {
+    static UNUSUAL: OnceLock<UnusualChars> = OnceLock::new();
+    UNUSUAL.get_or_init(|| {
         let mut leads = [false; 256];
         let tags = 0xE0000..=0xE007F;
-        for range in line_break_ranges()
+        let mut codes: Vec<u32> = line_break_ranges()
             .iter()
             .cloned()
             .chain(bidi_control_ranges())
             .chain([tags])
-        {
-            for c in range.filter_map(char::from_u32) {
+            .flatten()
+            .collect();
+        codes.sort_unstable();
+        codes.dedup();
+        let facts = codes
+            .into_iter()
+            .filter_map(char::from_u32)
+            .map(|c| {
                 let mut utf8 = [0; 4];
                 leads[usize::from(c.encode_utf8(&mut utf8).as_bytes()[0])] = true;
-            }
-        }
-        leads
+                let facts = LineFacts {
+                    has_bidi: is_bidi_control(c),
+                    has_tags: is_tag(c),
+                    has_breaks: is_line_break(c),
+                };
+                (u32::from(c), facts)
+            })
+            .collect();
+        UnusualChars { leads, facts }
     })
 }
 
+#[cfg(test)]
+fn unusual_leads() -> &'static [bool; 256] {
+    &unusual_chars().leads
+}
+
 /// [`LineFacts`] of `text`: only a char whose first byte is one of
-/// [`unusual_leads`] is decoded and asked, and 16-byte chunks of printable
-/// ASCII and tabs are passed over with a fold that compiles to vector
-/// compares. A line of prose holds a dash or a quote mark here and there,
-/// not a bidi control; lines of a report can be a kilobyte long.
+/// [`UnusualChars::leads`] is decoded and looked up, and 16-byte chunks of
+/// printable ASCII and tabs are passed over with a fold that compiles to
+/// vector compares. A line of prose holds a dash or a quote mark here and
+/// there, not a bidi control; lines of a report can be a kilobyte long.
 fn line_facts(text: &str) -> LineFacts {
-    let leads = unusual_leads();
+    let unusual = unusual_chars();
     let bytes = text.as_bytes();
     // A superset of the leads that a vector compare tests.
     let may_lead = |b: u8| !(0x20..0x7f).contains(&b);
@@ -1242,16 +1266,30 @@ fn line_facts(text: &str) -> LineFacts {
             None => bytes.len(),
         };
         while at < end {
-            let b = bytes[at];
+            // The next lead in the chunk, past the bytes that are none.
+            let Some(skip) = bytes
+                .get(at..end)
+                .and_then(|rest| rest.iter().position(|&b| unusual.leads[usize::from(b)]))
+            else {
+                at = end;
+                break;
+            };
+            at += skip;
             // A lead is never a UTF-8 continuation byte: it starts a char.
-            match leads[usize::from(b)].then(|| text.get(at..)?.chars().next()) {
-                Some(Some(c)) => {
-                    facts.has_bidi |= is_bidi_control(c);
-                    facts.has_tags |= is_tag(c);
-                    facts.has_breaks |= is_line_break(c);
+            match text.get(at..).and_then(|rest| rest.chars().next()) {
+                Some(c) => {
+                    let code = u32::from(c);
+                    let index = unusual.facts.partition_point(|&(other, _)| other < code);
+                    if let Some(&(found, of_c)) = unusual.facts.get(index)
+                        && found == code
+                    {
+                        facts.has_bidi |= of_c.has_bidi;
+                        facts.has_tags |= of_c.has_tags;
+                        facts.has_breaks |= of_c.has_breaks;
+                    }
                     at += c.len_utf8();
                 }
-                _ => at += 1,
+                None => at += 1,
             }
         }
     }
