@@ -1130,11 +1130,7 @@ fn read_line(line: &str, unplain: usize, split_and_reverse: bool) -> Option<Role
         {
             return None;
         }
-        let mut folded = Vec::with_capacity(line.len());
-        return ORDERS.into_iter().find_map(|order| {
-            tokens(line, order, Tags::Dropped, &mut folded);
-            read_segments(&folded, order, SPLITTERS[0])
-        });
+        return read_plain_line(line);
     }
     // One pass from the first unplain byte tells what the line holds
     // beyond plain chars, which are none of these: it asks only of the
@@ -1151,6 +1147,36 @@ fn read_line(line: &str, unplain: usize, split_and_reverse: bool) -> Option<Role
     if one_segment && !ends_with_colon(line) {
         return None;
     }
+    read_unplain_line(
+        line,
+        LineFacts {
+            has_bidi,
+            has_tags,
+            has_breaks,
+        },
+        split_and_reverse,
+    )
+}
+
+/// [`read_line`] of a plain line past its quick rejections, out of line:
+/// the rejections are what nearly every line meets.
+#[inline(never)]
+fn read_plain_line(line: &str) -> Option<Role> {
+    let mut folded = Vec::with_capacity(line.len());
+    ORDERS.into_iter().find_map(|order| {
+        tokens(line, order, Tags::Dropped, &mut folded);
+        read_segments(&folded, order, SPLITTERS[0])
+    })
+}
+
+/// [`read_line`] of a line that is not plain, past its quick rejections.
+#[inline(never)]
+fn read_unplain_line(line: &str, facts: LineFacts, split_and_reverse: bool) -> Option<Role> {
+    let LineFacts {
+        has_bidi,
+        has_tags,
+        has_breaks,
+    } = facts;
     // Drawn right to left, a line under an override shows its chars in
     // the other order (`\u{202E}:metsys` shows `system:`).
     let reversed: Option<String> =
@@ -1532,7 +1558,9 @@ impl WholeText {
 
     /// The shapes' reading of `line`, without the tests that let an idle
     /// reader pass a line over: what those tests are held to. `plain`
-    /// when `line` is printable ASCII and tabs only.
+    /// when `line` is printable ASCII and tabs only. Out of line: most
+    /// lines pass those tests.
+    #[inline(never)]
     fn read_through(&mut self, line: &str, plain: bool) -> Option<Role> {
         let mut found = None;
         // Every fold reads every line, a plain one too: the two readings of
