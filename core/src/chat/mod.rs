@@ -313,14 +313,16 @@ pub fn parse<'a>(
         messages: Vec::with_capacity(expected + 1),
         pending: Pending::new(Role::System, Metadata::new(), true),
         markers: 0,
-        whole_text: context.map(|_| WholeText::new()),
     };
     // A strict parse reads a plain line on the readers' fast path: the
-    // scan tells of every line where its first unplain byte lies.
+    // scan tells of every line where its first unplain byte lies. The
+    // whole-text reader is handed to each line apart from the parser, so
+    // that the strict loop does not ask on every line whether it has one.
     let lines = if context.is_some() {
-        for_each_line::<true, _>(text, |line| parser.line(&line))
+        let mut whole_text = WholeText::new();
+        for_each_line::<true, _>(text, |line| parser.line(&line, Some(&mut whole_text)))
     } else {
-        for_each_line::<false, _>(text, |line| parser.line(&line))
+        for_each_line::<false, _>(text, |line| parser.line(&line, None))
     };
     if let ControlFlow::Break(error) = lines {
         return Err(error);
@@ -351,7 +353,6 @@ struct Parser<'a, 'c> {
     messages: Vec<Message<'a>>,
     pending: Pending,
     markers: usize,
-    whole_text: Option<WholeText>,
 }
 
 impl<'a> Parser<'a, '_> {
@@ -359,14 +360,18 @@ impl<'a> Parser<'a, '_> {
     /// line, is told from a marker and (strict) checked on the readers'
     /// fast paths without a call.
     #[inline(always)]
-    fn line(&mut self, line: &Line<'a>) -> ControlFlow<ChatError> {
+    fn line(
+        &mut self,
+        line: &Line<'a>,
+        whole_text: Option<&mut WholeText>,
+    ) -> ControlFlow<ChatError> {
         let bytes = line.bytes();
         if ends_as_a_marker(bytes)
             && let Some(marker) = read_marker(line.body())
         {
-            return self.marker(&marker, line.number);
+            return self.marker(&marker, line.number, whole_text);
         }
-        if let Some(whole_text) = &mut self.whole_text
+        if let Some(whole_text) = whole_text
             && !whole_text.passes_over(bytes, line.unplain)
             && whole_text.forges_marker(line.body(), line.unplain)
         {
@@ -377,13 +382,18 @@ impl<'a> Parser<'a, '_> {
     }
 
     #[inline(never)]
-    fn marker(&mut self, marker: &Marker<'_>, number: usize) -> ControlFlow<ChatError> {
+    fn marker(
+        &mut self,
+        marker: &Marker<'_>,
+        number: usize,
+        whole_text: Option<&mut WholeText>,
+    ) -> ControlFlow<ChatError> {
         if let Some(context) = self.context
             && let Err(error) = check_nonce(marker, &context.nonce, number)
         {
             return ControlFlow::Break(error);
         }
-        if let Some(whole_text) = &mut self.whole_text {
+        if let Some(whole_text) = whole_text {
             whole_text.reset();
         }
         self.markers += 1;
