@@ -1223,13 +1223,14 @@ fn is_tag(c: char) -> bool {
     ('\u{E0000}'..='\u{E007F}').contains(&c)
 }
 
-/// Every line break, bidi control and tag character, from Unicode's data
-/// (`char_class`), with what each is, and the first bytes of their UTF-8:
+/// Every line break and bidi control, from Unicode's data (`char_class`),
+/// with what each is, and the first bytes of their UTF-8 and of the tag
+/// characters':
 /// the only bytes at which [`line_facts`] decodes a char. No first byte is
 /// printable ASCII or a tab.
 struct UnusualChars {
     leads: [bool; 256],
-    /// By code point, each once.
+    /// By code point, each once (tag characters are not here).
     facts: Vec<(u32, LineFacts)>,
 }
 
@@ -1237,12 +1238,16 @@ fn unusual_chars() -> &'static UnusualChars {
     static UNUSUAL: OnceLock<UnusualChars> = OnceLock::new();
     UNUSUAL.get_or_init(|| {
         let mut leads = [false; 256];
-        let tags = 0xE0000..=0xE007F;
+        // Tag characters are one range, told by a comparison: the table
+        // holds the rest.
+        for c in ('\u{E0000}'..='\u{E007F}').filter(|&c| is_tag(c)) {
+            let mut utf8 = [0; 4];
+            leads[usize::from(c.encode_utf8(&mut utf8).as_bytes()[0])] = true;
+        }
         let mut codes: Vec<u32> = line_break_ranges()
             .iter()
             .cloned()
             .chain(bidi_control_ranges())
-            .chain([tags])
             .flatten()
             .collect();
         codes.sort_unstable();
@@ -1304,6 +1309,7 @@ fn line_facts(text: &str) -> LineFacts {
             // A lead is never a UTF-8 continuation byte: it starts a char.
             match text.get(at..).and_then(|rest| rest.chars().next()) {
                 Some(c) => {
+                    facts.has_tags |= is_tag(c);
                     let code = u32::from(c);
                     let index = unusual.facts.partition_point(|&(other, _)| other < code);
                     if let Some(&(found, of_c)) = unusual.facts.get(index)
