@@ -190,7 +190,11 @@ pub(super) fn for_each_line<'a, const CLASSIFY: bool, B>(
                 start,
                 end: body_end,
                 crlf,
-                unplain: unplain.min(body_end).saturating_sub(start),
+                unplain: if unplain == usize::MAX {
+                    body_end - start
+                } else {
+                    unplain.min(body_end).saturating_sub(start)
+                },
             })?;
             start = end + 1;
             unplain = usize::MAX;
