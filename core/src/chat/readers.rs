@@ -932,9 +932,9 @@ fn is_plain(line: &str) -> bool {
 }
 
 /// Where the first byte of `text` at or after `from` lies that no plain
-/// line holds (a line feed aside), or the text's length: the lines of a
-/// strict parse that end before it are plain, so the text is scanned once
-/// for them all, not line by line.
+/// line holds (a line feed aside), or the text's length: for a line read
+/// alone (a template's, a value's). A strict parse is told of each of its
+/// lines by its one scan of the text (`chat::scan`).
 pub(crate) fn first_unplain(text: &str, from: usize) -> usize {
     let bytes = text.as_bytes().get(from..).unwrap_or_default();
     let mut blocks = bytes.chunks_exact(32);
@@ -1525,8 +1525,8 @@ impl WholeText {
     /// next. The one check of a strict parse per content line, which tells
     /// a plain line once.
     /// `unplain` is where the first unplain byte of `line` lies (its
-    /// length when it is plain), which the caller tells for many lines at
-    /// once (see [`first_unplain`]).
+    /// length when it is plain), which the parse's scan tells of every
+    /// line (`chat::scan`).
     pub(crate) fn forges_marker(&mut self, line: &str, unplain: usize) -> bool {
         if unplain >= line.len() && !plain_name_at_head(line.as_bytes()) {
             // No reader begins a marker on this line: only one begun on an
