@@ -1232,6 +1232,27 @@ struct UnusualChars {
     leads: [bool; 256],
     /// By code point, each once (tag characters are not here).
     facts: Vec<(u32, LineFacts)>,
+    /// One bit per code point up to the last of `facts`, set for those in
+    /// it: most chars decoded (dashes, quote marks) are told by one test.
+    listed: Vec<u64>,
+}
+
+impl UnusualChars {
+    fn facts_of(&self, c: char) -> LineFacts {
+        let code = u32::from(c);
+        let bit = self
+            .listed
+            .get((code / 64) as usize)
+            .is_some_and(|word| word >> (code % 64) & 1 != 0);
+        if !bit {
+            return LineFacts::default();
+        }
+        let index = self.facts.partition_point(|&(other, _)| other < code);
+        match self.facts.get(index) {
+            Some(&(found, facts)) if found == code => facts,
+            _ => LineFacts::default(),
+        }
+    }
 }
 
 fn unusual_chars() -> &'static UnusualChars {
@@ -1252,7 +1273,7 @@ fn unusual_chars() -> &'static UnusualChars {
             .collect();
         codes.sort_unstable();
         codes.dedup();
-        let facts = codes
+        let facts: Vec<(u32, LineFacts)> = codes
             .into_iter()
             .filter_map(char::from_u32)
             .map(|c| {
@@ -1266,7 +1287,16 @@ fn unusual_chars() -> &'static UnusualChars {
                 (u32::from(c), facts)
             })
             .collect();
-        UnusualChars { leads, facts }
+        let last = facts.last().map_or(0, |&(code, _)| code);
+        let mut listed = vec![0u64; (last / 64) as usize + 1];
+        for &(code, _) in &facts {
+            listed[(code / 64) as usize] |= 1 << (code % 64);
+        }
+        UnusualChars {
+            leads,
+            facts,
+            listed,
+        }
     })
 }
 
@@ -1309,16 +1339,10 @@ fn line_facts(text: &str) -> LineFacts {
             // A lead is never a UTF-8 continuation byte: it starts a char.
             match text.get(at..).and_then(|rest| rest.chars().next()) {
                 Some(c) => {
+                    let of_c = unusual.facts_of(c);
+                    facts.has_bidi |= of_c.has_bidi;
                     facts.has_tags |= is_tag(c);
-                    let code = u32::from(c);
-                    let index = unusual.facts.partition_point(|&(other, _)| other < code);
-                    if let Some(&(found, of_c)) = unusual.facts.get(index)
-                        && found == code
-                    {
-                        facts.has_bidi |= of_c.has_bidi;
-                        facts.has_tags |= of_c.has_tags;
-                        facts.has_breaks |= of_c.has_breaks;
-                    }
+                    facts.has_breaks |= of_c.has_breaks;
                     at += c.len_utf8();
                 }
                 None => at += 1,
