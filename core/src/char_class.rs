@@ -35,11 +35,19 @@ pub fn is_line_break(c: char) -> bool {
     if (' '..='~').contains(&c) || c == '\t' {
         return false;
     }
-    // The set is a handful of chars: read from the data once, then a
-    // lookup in it is cheaper than two trie lookups per char.
+    let code = u32::from(c);
+    line_break_ranges()
+        .iter()
+        .any(|range| range.contains(&code))
+}
+
+/// The code points of [`is_line_break`], as ranges: a handful of chars,
+/// read from the data once (a lookup in them is cheaper than two trie
+/// lookups per char).
+pub fn line_break_ranges() -> &'static [std::ops::RangeInclusive<u32>] {
     static BREAKS: std::sync::OnceLock<Vec<std::ops::RangeInclusive<u32>>> =
         std::sync::OnceLock::new();
-    let breaks = BREAKS.get_or_init(|| {
+    BREAKS.get_or_init(|| {
         let mut ranges: Vec<_> = [
             LineBreak::MandatoryBreak,
             LineBreak::CarriageReturn,
@@ -52,9 +60,7 @@ pub fn is_line_break(c: char) -> bool {
         .collect();
         ranges.sort_by_key(|range| *range.start());
         ranges
-    });
-    let code = u32::from(c);
-    breaks.iter().any(|range| range.contains(&code))
+    })
 }
 
 /// Where the first char of `text` that `is_break` takes for a line break
@@ -118,6 +124,11 @@ pub fn is_default_ignorable(c: char) -> bool {
 /// that reorder how a line is drawn.
 pub fn is_bidi_control(c: char) -> bool {
     !c.is_ascii() && BIDI_CONTROL.contains(c)
+}
+
+/// The code points of [`is_bidi_control`], as ranges.
+pub fn bidi_control_ranges() -> impl Iterator<Item = std::ops::RangeInclusive<u32>> {
+    BIDI_CONTROL.iter_ranges()
 }
 
 #[cfg(test)]

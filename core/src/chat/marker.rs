@@ -155,26 +155,36 @@ impl<'a> Reader<'a> {
 }
 
 /// The marker this line is, if it is one. `line` holds no line break.
-///
-/// Every line of a parse comes here, and almost none is a marker: the
-/// cheap rejection (a marker line ends with `:` before spaces) is inlined
-/// into the line loop, and only the lines it lets through pay for a call.
-#[inline]
 pub(crate) fn parse_marker(line: &str) -> Option<Marker<'_>> {
-    let last = line
-        .as_bytes()
-        .iter()
-        .rposition(|&b| !is_space(b))
-        .map(|at| line.as_bytes()[at]);
-    if last != Some(b':') {
+    if !ends_as_a_marker(line.as_bytes()) {
         return None;
     }
     read_marker(line)
 }
 
+/// Whether the line `bytes` ends as a marker does, with `:` before spaces:
+/// the cheap rejection of [`parse_marker`]. Every line of a parse comes
+/// here, and almost none is a marker: it is inlined into the line loop,
+/// and only the lines it lets through pay for a call.
+#[inline]
+pub(crate) fn ends_as_a_marker(bytes: &[u8]) -> bool {
+    // The last byte alone tells nearly every line.
+    match bytes.last() {
+        Some(b':') => true,
+        Some(&b) if is_space(b) => {
+            let last = bytes
+                .iter()
+                .rposition(|&b| !is_space(b))
+                .map(|at| bytes[at]);
+            last == Some(b':')
+        }
+        _ => false,
+    }
+}
+
 /// [`parse_marker`] past its cheap rejection.
 #[inline(never)]
-fn read_marker(line: &str) -> Option<Marker<'_>> {
+pub(crate) fn read_marker(line: &str) -> Option<Marker<'_>> {
     let mut reader = Reader { line, at: 0 };
     reader.skip_spaces();
     if reader.eat(b'#') {

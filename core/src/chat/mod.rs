@@ -36,9 +36,11 @@ mod marker;
 mod metadata;
 mod readers;
 mod render;
+mod scan;
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::ops::ControlFlow;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -48,8 +50,9 @@ pub use readers::Reader;
 pub use render::render;
 
 use crate::char_class::is_invisible_format;
-use marker::{Marker, parse_marker};
-use readers::{WholeText, first_unplain, marker_role, whole_line_role};
+use marker::{Marker, ends_as_a_marker, parse_marker, read_marker};
+use readers::{WholeText, marker_role, whole_line_role};
+use scan::{Line, for_each_line};
 
 pub use metadata::Metadata;
 
@@ -173,67 +176,6 @@ crate::stable_kind::stable_kinds!(ChatError {
     Random => "random",
 });
 
-/// One line of a text: its 1-based number, where it starts, and its body
-/// without the one `\r` that a CRLF line ending leaves before the `\n`. A
-/// `\r` at the very end of the text has no `\n` after it and stays content.
-struct Line<'a> {
-    number: usize,
-    start: usize,
-    body: &'a str,
-    crlf: bool,
-}
-
-/// The lines of a text, split at `\n` with `memchr`: every byte of a prompt
-/// passes here, so the split must run at memory speed.
-struct Lines<'a> {
-    text: &'a str,
-    at: usize,
-    number: usize,
-    done: bool,
-}
-
-fn lines(text: &str) -> Lines<'_> {
-    Lines {
-        text,
-        at: 0,
-        number: 0,
-        done: false,
-    }
-}
-
-impl<'a> Iterator for Lines<'a> {
-    type Item = Line<'a>;
-
-    fn next(&mut self) -> Option<Line<'a>> {
-        if self.done {
-            return None;
-        }
-        let start = self.at;
-        let rest = &self.text[start..];
-        self.number += 1;
-        let (body, crlf) = match memchr::memchr(b'\n', rest.as_bytes()) {
-            Some(end) => {
-                self.at = start + end + 1;
-                let line = &rest[..end];
-                match line.strip_suffix('\r') {
-                    Some(body) => (body, true),
-                    None => (line, false),
-                }
-            }
-            None => {
-                self.done = true;
-                (rest, false)
-            }
-        };
-        Some(Line {
-            number: self.number,
-            start,
-            body,
-            crlf,
-        })
-    }
-}
-
 /// The text without a byte-order mark at its start: an artefact of how a
 /// file was saved, not part of the prompt.
 fn without_bom(text: &str) -> &str {
@@ -282,8 +224,10 @@ fn metadata(marker: &Marker<'_>) -> Metadata {
 struct Pending {
     role: Role,
     metadata: Metadata,
-    /// From the start of the first content line to the end of the last one.
-    span: Option<(usize, usize)>,
+    /// From the start of the first content line to the end of the last
+    /// one; `end` is `usize::MAX` while there is none.
+    start: usize,
+    end: usize,
     /// Whether a line of the span ended in `\r\n`, whose `\r` is dropped.
     crlf: bool,
     /// The text before the first marker: kept only when it shows anything.
@@ -295,23 +239,27 @@ impl Pending {
         Pending {
             role,
             metadata,
-            span: None,
+            start: 0,
+            end: usize::MAX,
             crlf: false,
             preamble,
         }
     }
 
     fn add(&mut self, line: &Line<'_>) {
-        let end = line.start + line.body.len();
-        self.span = Some(match self.span {
-            Some((start, _)) => (start, end),
-            None => (line.start, end),
-        });
+        if self.end == usize::MAX {
+            self.start = line.start;
+        }
+        self.end = line.end;
         self.crlf |= line.crlf;
     }
 
     fn finish<'a>(self, text: &'a str, messages: &mut Vec<Message<'a>>) {
-        let region = self.span.map_or("", |(start, end)| &text[start..end]);
+        let region = if self.end == usize::MAX {
+            ""
+        } else {
+            text.get(self.start..self.end).unwrap_or_default()
+        };
         let content = if self.crlf {
             let joined = region.replace("\r\n", "\n");
             let trimmed = joined.trim_matches('\n');
@@ -359,44 +307,32 @@ pub fn parse<'a>(
     let expected = context.map_or(text.len() / 512, |context| {
         context.markers.min(text.len() / 64)
     });
-    let mut messages = Vec::with_capacity(expected + 1);
-    let mut pending = Pending::new(Role::System, Metadata::new(), true);
-    let mut markers = 0;
-    let mut whole_text = context.map(|_| WholeText::new());
-    // Where the next byte lies that makes its line unplain: a strict
-    // parse reads a plain line on the readers' fast path.
-    let mut unplain = if context.is_some() {
-        first_unplain(text, 0)
-    } else {
-        text.len()
+    let mut parser = Parser {
+        text,
+        context,
+        messages: Vec::with_capacity(expected + 1),
+        pending: Pending::new(Role::System, Metadata::new(), true),
+        markers: 0,
     };
-    for line in lines(text) {
-        match parse_marker(line.body) {
-            Some(marker) => {
-                if let Some(context) = context {
-                    check_nonce(&marker, &context.nonce, line.number)?;
-                }
-                if let Some(whole_text) = &mut whole_text {
-                    whole_text.reset();
-                }
-                markers += 1;
-                let next = Pending::new(marker.role, metadata(&marker), false);
-                std::mem::replace(&mut pending, next).finish(text, &mut messages);
-            }
-            None => {
-                if let Some(whole_text) = &mut whole_text {
-                    if line.start > unplain {
-                        unplain = first_unplain(text, line.start);
-                    }
-                    let unplain_in_line = unplain.saturating_sub(line.start).min(line.body.len());
-                    if whole_text.forges_marker(line.body, unplain_in_line) {
-                        return Err(ChatError::NonceMismatch { line: line.number });
-                    }
-                }
-                pending.add(&line);
-            }
-        }
+    // A strict parse reads a plain line on the readers' fast path: the
+    // scan tells of every line where its first unplain byte lies. The
+    // whole-text reader is handed to each line apart from the parser, so
+    // that the strict loop does not ask on every line whether it has one.
+    let lines = if context.is_some() {
+        let mut whole_text = WholeText::new();
+        for_each_line::<true, _>(text, |line| parser.line(&line, Some(&mut whole_text)))
+    } else {
+        for_each_line::<false, _>(text, |line| parser.line(&line, None))
+    };
+    if let ControlFlow::Break(error) = lines {
+        return Err(error);
     }
+    let Parser {
+        mut messages,
+        pending,
+        markers,
+        ..
+    } = parser;
     pending.finish(text, &mut messages);
     if let Some(context) = context
         && markers != context.markers
@@ -407,6 +343,64 @@ pub fn parse<'a>(
         });
     }
     Ok(messages)
+}
+
+/// A parse under way: the messages so far, the one being collected, and
+/// (strict) the context and the whole-text reader.
+struct Parser<'a, 'c> {
+    text: &'a str,
+    context: Option<&'c Context>,
+    messages: Vec<Message<'a>>,
+    pending: Pending,
+    markers: usize,
+}
+
+impl<'a> Parser<'a, '_> {
+    /// One line. Inlined into the scan's loop: a content line, nearly every
+    /// line, is told from a marker and (strict) checked on the readers'
+    /// fast paths without a call.
+    #[inline(always)]
+    fn line(
+        &mut self,
+        line: &Line<'a>,
+        whole_text: Option<&mut WholeText>,
+    ) -> ControlFlow<ChatError> {
+        let bytes = line.bytes();
+        if ends_as_a_marker(bytes)
+            && let Some(marker) = read_marker(line.body())
+        {
+            return self.marker(&marker, line.number, whole_text);
+        }
+        if let Some(whole_text) = whole_text
+            && !whole_text.passes_over(bytes, line.unplain)
+            && whole_text.forges_marker(line.body(), line.unplain)
+        {
+            return ControlFlow::Break(ChatError::NonceMismatch { line: line.number });
+        }
+        self.pending.add(line);
+        ControlFlow::Continue(())
+    }
+
+    #[inline(never)]
+    fn marker(
+        &mut self,
+        marker: &Marker<'_>,
+        number: usize,
+        whole_text: Option<&mut WholeText>,
+    ) -> ControlFlow<ChatError> {
+        if let Some(context) = self.context
+            && let Err(error) = check_nonce(marker, &context.nonce, number)
+        {
+            return ControlFlow::Break(error);
+        }
+        if let Some(whole_text) = whole_text {
+            whole_text.reset();
+        }
+        self.markers += 1;
+        let next = Pending::new(marker.role, metadata(marker), false);
+        std::mem::replace(&mut self.pending, next).finish(self.text, &mut self.messages);
+        ControlFlow::Continue(())
+    }
 }
 
 fn check_nonce(marker: &Marker<'_>, expected: &str, line: usize) -> Result<(), ChatError> {
@@ -460,27 +454,27 @@ pub fn pre_render_with_nonce(template: &str, nonce: &str) -> Result<(String, Con
     let body = without_bom(template);
     out.push_str(&template[..template.len() - body.len()]);
     let mut whole_text = WholeText::new();
-    for line in lines(body) {
+    let mut write_line = |line: Line<'_>| -> Result<(), ChatError> {
         if line.number > 1 {
             out.push('\n');
         }
         let cr = if line.crlf { "\r" } else { "" };
         let odd;
-        let marker = match parse_marker(line.body) {
+        let marker = match parse_marker(line.body()) {
             Some(marker) => marker,
-            None => match odd_marker(line.body, line.number)? {
+            None => match odd_marker(line.body(), line.number)? {
                 Some(text) => {
                     odd = text;
                     parse_marker(&odd)
                         .ok_or(ChatError::UnclearTemplateMarker { line: line.number })?
                 }
                 None => {
-                    if whole_text.content_line(line.body).is_some() {
+                    if whole_text.content_line(line.body()).is_some() {
                         return Err(ChatError::UnclearTemplateMarker { line: line.number });
                     }
-                    out.push_str(line.body);
+                    out.push_str(line.body());
                     out.push_str(cr);
-                    continue;
+                    return Ok(());
                 }
             },
         };
@@ -499,6 +493,14 @@ pub fn pre_render_with_nonce(template: &str, nonce: &str) -> Result<(String, Con
         }
         out.push_str("]:");
         out.push_str(cr);
+        Ok(())
+    };
+    let refused = for_each_line::<false, _>(body, |line| match write_line(line) {
+        Ok(()) => ControlFlow::Continue(()),
+        Err(error) => ControlFlow::Break(error),
+    });
+    if let ControlFlow::Break(error) = refused {
+        return Err(error);
     }
     Ok((
         out,
