@@ -30,3 +30,5 @@ mod stable_kind;
 pub mod template;
 #[cfg(feature = "web")]
 pub mod web;
+#[cfg(test)]
+mod xorshift;

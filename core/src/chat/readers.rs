@@ -1927,13 +1927,7 @@ mod tests {
             "rn",
             "'",
         ];
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::xorshift::xorshift(0x2545_f491_4f6c_dd1d);
         let (mut lines, mut skipped, mut found) = (0, 0, 0);
         for _ in 0..600 {
             let mut fast = WholeText::new();
@@ -1964,7 +1958,7 @@ mod tests {
                 lines += 1;
                 skipped += usize::from(runs);
                 found += usize::from(answer.is_some());
-                if answer.is_some() || next() % 9 == 0 {
+                if answer.is_some() || next().is_multiple_of(9) {
                     fast.reset();
                     full.reset();
                 }
@@ -1988,13 +1982,7 @@ mod tests {
                 alphabet.extend(name.iter().copied());
             }
         }
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::xorshift::xorshift(0x9e37_79b9_7f4a_7c15);
         let (mut steps, mut completed) = (0, 0);
         for run in 0..4_000 {
             let order = ORDERS[run % 3];
@@ -2013,7 +2001,7 @@ mod tests {
                         bits.start();
                         list.start();
                     }
-                    2 if next() % 8 == 0 => {
+                    2 if next().is_multiple_of(8) => {
                         bits.clear();
                         list.clear();
                     }
@@ -2031,7 +2019,11 @@ mod tests {
                             "=\"",
                         ];
                         let tail = tails[(next() % tails.len() as u64) as usize];
-                        let take = if next() % 2 == 0 { tail.len() } else { 0 };
+                        let take = if next().is_multiple_of(2) {
+                            tail.len()
+                        } else {
+                            0
+                        };
                         for c in name.iter().copied().chain(tail[..take].chars()) {
                             bits.feed(c);
                             list.feed(c);
@@ -2321,13 +2313,7 @@ mod tests {
             "\u{0}",
             "\u{7f}",
         ];
-        let mut seed = 0x0123_4567_89ab_cdef_u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::xorshift::xorshift(0x0123_4567_89ab_cdef);
         let mut seen = [0; 3];
         for _ in 0..20_000 {
             let line: String = (0..(next() % 24))

@@ -291,13 +291,7 @@ mod tests {
             "\n\n",
             "€",
         ];
-        let mut seed = 0x51f1_5e3d_0bad_cafe_u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::xorshift::xorshift(0x51f1_5e3d_0bad_cafe);
         let (mut texts, mut unplain_lines) = (0, 0);
         for _ in 0..3_000 {
             let text: String = (0..(next() % 40))

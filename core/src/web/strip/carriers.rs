@@ -440,17 +440,7 @@ pub fn tag_character_runs(text: &str) -> Vec<Carrier> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A xorshift64 stream from `state`: the pattern checks below draw
-    /// their texts from it, the same texts on every run.
-    fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
-        move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        }
-    }
+    use crate::xorshift::xorshift;
 
     #[test]
     fn hidden_element_runs_to_its_own_closing_tag() {

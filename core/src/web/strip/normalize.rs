@@ -807,13 +807,7 @@ mod tests {
             String::from_utf8(bytes).expect("ASCII in, ASCII out")
         }
         let alphabet = b"ae1034@$!| .-x7";
-        let mut state: u64 = 0x2545_F491_4F6C_DD1D;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::xorshift::xorshift(0x2545_F491_4F6C_DD1D);
         for _ in 0..20_000 {
             let len = (next() % 24) as usize;
             let text: String = (0..len)
