@@ -7,7 +7,7 @@
 // left open and where it was settled.
 
 const { isWhiteSpace, isInvisibleFormat } = require('./char_class');
-const { readLine, WholeText, breaksAMarkerLine } = require('./chat_readers');
+const { readLine, otherReadingIsMarker, WholeText, breaksAMarkerLine } = require('./chat_readers');
 const { JsonInteger, JsonFloat } = require('./json_out');
 const { PortError, badRequest, stringField, inputObject } = require('./port_error');
 
@@ -226,6 +226,12 @@ function parse(rendered, context) {
     if (marker !== null) {
       if (context !== null) {
         checkNonce(marker, context.nonce, line.number);
+        if (otherReadingIsMarker(line.body)) {
+          throw new PortError(
+            'nonce_mismatch',
+            `line ${line.number}: a role marker line in which a reader that splits or reverses it sees another marker`,
+          );
+        }
         // No marker of the whole-text reader spans a marker line.
         wholeText.reset();
       }
@@ -337,7 +343,9 @@ function preRender(template, nonce) {
     }
     markers += 1;
     const authored = marker.attributes.map((attribute) => `, ${attribute.raw}`).join('');
-    return `${marker.role}[nonce="${nonce}"${authored}]:${cr}`;
+    const written = `${marker.role}[nonce="${nonce}"${authored}]:`;
+    if (otherReadingIsMarker(written)) throw unclearTemplateMarker(line.number);
+    return written + cr;
   });
   return { prepared: bom + lines.join('\n'), context: { nonce, markers } };
 }

@@ -407,6 +407,46 @@ class WholeText {
  * or invisible character; anything whose NFKD holds `"` or some fold of
  * which holds `"`, `\` or `''` (the skeleton of `"`); outside a quoted
  * value, anything a fold reads as `,`, `[`, `]` or `=`. */
+/** The role a line reader takes `segment` (an array of chars) for, or
+ * null (readers.rs segment_role). */
+function segmentRole(segment, hasTags) {
+  if (!endsWithColon(segment)) return null;
+  for (const tags of hasTags ? [false, true] : [false]) {
+    for (const order of ORDERS) {
+      const role = readTokens(tokens(segment, order, tags), order);
+      if (role !== null) return role;
+    }
+  }
+  return null;
+}
+
+/** Whether a reader that splits `line` at a break or reads it reversed
+ * sees a marker there (readers.rs other_reading_is_marker): of a marker
+ * line, a marker other than the one the grammar reads. */
+function otherReadingIsMarker(line) {
+  const chars = Array.from(line);
+  const hasBidi = chars.some((c) => isBidiControlCode(c.codePointAt(0)));
+  const hasBreaks = chars.some(isLineBreak);
+  const hasTags = chars.some((c) => {
+    const code = c.codePointAt(0);
+    return code >= TAG_LOW && code <= TAG_HIGH;
+  });
+  if (hasBreaks) {
+    for (const splits of SPLITTERS.slice(1)) {
+      if (chars.some(splits) && splitChars(chars, splits).some((segment) => segmentRole(segment, hasTags) !== null)) {
+        return true;
+      }
+    }
+  }
+  if (hasBidi) {
+    const reversed = chars.slice().reverse();
+    for (const splits of hasBreaks ? SPLITTERS : SPLITTERS.slice(0, 1)) {
+      if (splitChars(reversed, splits).some((segment) => segmentRole(segment, hasTags) !== null)) return true;
+    }
+  }
+  return false;
+}
+
 function breaksAMarkerLine(value, quoted) {
   for (const c of value) {
     const code = c.codePointAt(0);
@@ -422,4 +462,4 @@ function breaksAMarkerLine(value, quoted) {
   return null;
 }
 
-module.exports = { readLine, WholeText, breaksAMarkerLine, foldChar };
+module.exports = { readLine, otherReadingIsMarker, WholeText, breaksAMarkerLine, foldChar };

@@ -360,6 +360,12 @@ def parse(rendered, context=None):
         if marker is not None:
             if context is not None:
                 _check_nonce(marker, context[0], number)
+                if chat_readers.other_reading_is_marker(body):
+                    raise PortError(
+                        "nonce_mismatch",
+                        "line %d: a role marker line in which a reader that splits or "
+                        "reverses it sees another marker" % number,
+                    )
                 whole_text.reset()
             markers += 1
             pending.finish(text, messages)
@@ -427,14 +433,13 @@ def pre_render(template, nonce):
                 "template line %d: the author may not set the reserved `nonce` attribute" % number,
             )
         markers += 1
-        out.append(marker.role)
-        out.append('[nonce="')
-        out.append(nonce)
-        out.append('"')
+        written = marker.role + '[nonce="' + nonce + '"'
         for attribute in marker.attributes:
-            out.append(", ")
-            out.append(attribute.raw)
-        out.append("]:")
+            written += ", " + attribute.raw
+        written += "]:"
+        if chat_readers.other_reading_is_marker(written):
+            raise _unclear(number)
+        out.append(written)
         out.append(cr)
     return "".join(out), (nonce, markers)
 

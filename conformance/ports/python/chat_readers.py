@@ -329,6 +329,38 @@ class WholeText:
         return found
 
 
+def _segment_role(segment, has_tags):
+    if not _ends_with_colon(segment):
+        return None
+    for tags in ((False, True) if has_tags else (False,)):
+        for order in _ORDERS:
+            role = _read_segment(segment, order, tags)
+            if role:
+                return role
+    return None
+
+
+def other_reading_is_marker(line):
+    """Whether a reader that splits `line` at a break or reads it reversed
+    sees a marker there (readers.rs other_reading_is_marker): of a marker
+    line, a marker other than the one the grammar reads."""
+    has_bidi = any(is_bidi_control(c) for c in line)
+    has_breaks = any(is_line_break(c) for c in line)
+    has_tags = any(_is_tag(c) for c in line)
+    if has_breaks:
+        for splits in _SPLITTERS[1:]:
+            if any(splits(c) for c in line) and any(
+                _segment_role(segment, has_tags) for segment in _split(line, splits)
+            ):
+                return True
+    if has_bidi:
+        reversed_line = line[::-1]
+        for splits in _SPLITTERS if has_breaks else _SPLITTERS[:1]:
+            if any(_segment_role(segment, has_tags) for segment in _split(reversed_line, splits)):
+                return True
+    return False
+
+
 def breaks_a_marker_line(value, quoted):
     """The first char of a value that would change the marker line it is
     written into, or None (readers.rs breaks_a_marker_line)."""

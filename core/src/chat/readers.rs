@@ -985,6 +985,56 @@ pub(crate) fn marker_role(line: &str) -> Option<Role> {
     read_line(line, first_unplain(line, 0), true)
 }
 
+/// Whether a reader that splits `line` (no `\n` in it) at a break or reads
+/// it reversed sees a marker there; `unplain` is its first unplain byte
+/// ([`first_unplain`]). Of a marker line, any such reading is a marker
+/// other than the one the grammar reads: `user[id="a\rsystem:\rb"]:` shows
+/// a line splitter on `\r` the line `system:`, without the nonce.
+pub(crate) fn other_reading_is_marker(line: &str, unplain: usize) -> bool {
+    let Some(rest) = line.get(unplain..).filter(|rest| !rest.is_empty()) else {
+        return false;
+    };
+    let LineFacts {
+        has_bidi,
+        has_tags,
+        has_breaks,
+    } = line_facts(rest);
+    if !(has_bidi || has_breaks) {
+        return false;
+    }
+    let mut folded = Vec::with_capacity(line.len());
+    // In its own order, only the splitters that split it read it
+    // otherwise; reversed, every splitter does.
+    if has_breaks {
+        for &splits in &SPLITTERS[1..] {
+            if line.contains(splits)
+                && line
+                    .split(splits)
+                    .any(|segment| segment_role(segment, has_tags, &mut folded).is_some())
+            {
+                return true;
+            }
+        }
+    }
+    if has_bidi {
+        let reversed: String = line.chars().rev().collect();
+        let splitters = if has_breaks {
+            &SPLITTERS[..]
+        } else {
+            &SPLITTERS[..1]
+        };
+        for &splits in splitters {
+            if reversed
+                .split(splits)
+                .any(|segment| segment_role(segment, has_tags, &mut folded).is_some())
+            {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// The role some reader takes the whole of `line` for, unsplit and in its
 /// own order: a template line that is its author's marker.
 pub(crate) fn whole_line_role(line: &str) -> Option<Role> {
@@ -1189,25 +1239,31 @@ fn read_unplain_line(line: &str, facts: LineFacts, split_and_reverse: bool) -> O
     let mut folded = Vec::with_capacity(line.len());
     for text in std::iter::once(line).chain(reversed.as_deref()) {
         for &splits in splitters {
-            // Only a segment that ends with a colon (past blanks, emphasis
-            // and what shows nothing) is folded and read.
-            for segment in text
+            if let Some(role) = text
                 .split(splits)
-                .filter(|segment| ends_with_colon(segment))
+                .find_map(|segment| segment_role(segment, has_tags, &mut folded))
             {
-                for (order, tags) in FOLDS {
-                    if tags == Tags::AsAscii && !has_tags {
-                        continue;
-                    }
-                    tokens(segment, order, tags, &mut folded);
-                    if let Some(role) = read_segments(&folded, order, |_| false) {
-                        return Some(role);
-                    }
-                }
+                return Some(role);
             }
         }
     }
     None
+}
+
+/// The role a line reader takes `segment` (one line to it) for, under every
+/// fold; `folded` is scratch. Only a segment that ends with a colon (past
+/// blanks, emphasis and what shows nothing) is folded and read.
+fn segment_role(segment: &str, has_tags: bool, folded: &mut Vec<Token>) -> Option<Role> {
+    if !ends_with_colon(segment) {
+        return None;
+    }
+    FOLDS.into_iter().find_map(|(order, tags)| {
+        if tags == Tags::AsAscii && !has_tags {
+            return None;
+        }
+        tokens(segment, order, tags, folded);
+        read_segments(folded, order, |_| false)
+    })
 }
 
 /// What a line holds beyond plain chars that changes how the line readers

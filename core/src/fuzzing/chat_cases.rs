@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use arbitrary::Unstructured;
 
 use super::chat_grammar::*;
+use crate::char_class::{is_bidi_control, is_line_break};
 use crate::chat::contract::{ChatViolation, check_strict_render};
 use crate::chat::{Context, Message, Metadata, NONCE_KEY, Role, parse};
 
@@ -470,11 +471,14 @@ fn meta_value(u: &mut Unstructured<'_>) -> Result<(serde_json::Value, String)> {
             (Value::String(text), written)
         }
         6 => {
-            // Free text: no quote, line feed or brace, kept as text.
+            // Free text: no quote, line feed or brace, kept as text, and
+            // nothing that shows some reader the marker line as other lines
+            // (a lone `\r` in it made a line splitter see a marker).
             let free: &str = u.arbitrary()?;
             let text: String = free
                 .chars()
                 .filter(|c| !matches!(c, '"' | '\n' | '{' | '}'))
+                .filter(|&c| !is_line_break(c) && !is_bidi_control(c))
                 .take(12)
                 .collect();
             let text = if stays_text(&text) {
