@@ -5,6 +5,11 @@
 //!
 //!     cargo run --release -p agentfence-benches --example strip_speed -- synthetic 5
 //!     cargo run --release -p agentfence-benches --example strip_speed -- docs 1
+//!     cargo run --release -p agentfence-benches --example strip_speed -- corpus/strip 100
+//!
+//! A folder for its first argument strips each file in it, as the fuzz
+//! target `strip` reads one (lossy UTF-8): short texts, where what a strip
+//! costs before it reads a byte is most of the cost.
 
 use std::time::Instant;
 
@@ -24,6 +29,15 @@ fn main() {
             }
         },
         "10mb" => vec![page(10 << 20)],
+        folder if std::path::Path::new(folder).is_dir() => {
+            match files_in(std::path::Path::new(folder)) {
+                Ok(files) => files,
+                Err(why) => {
+                    eprintln!("{folder}: {why}");
+                    return;
+                }
+            }
+        }
         _ => vec![page(2 << 20)],
     };
     let bytes: usize = pages.iter().map(String::len).sum();
@@ -47,4 +61,17 @@ fn main() {
         seconds / rounds as f64 * 1e3,
         (bytes * rounds) as f64 / seconds / 1e6
     );
+}
+
+/// Each file of `folder`, read as lossy UTF-8, in name order.
+fn files_in(folder: &std::path::Path) -> std::io::Result<Vec<String>> {
+    let mut paths: Vec<_> = std::fs::read_dir(folder)?
+        .map(|entry| entry.map(|entry| entry.path()))
+        .collect::<Result<_, _>>()?;
+    paths.sort();
+    paths
+        .iter()
+        .filter(|path| path.is_file())
+        .map(|path| std::fs::read(path).map(|bytes| String::from_utf8_lossy(&bytes).into_owned()))
+        .collect()
 }

@@ -1,10 +1,20 @@
-//! Each rule's first literals (see `matcher::first_literals`), in rule
+//! Each rule's first literals and start assertions (see
+//! `matcher::first_literals`, `matcher::StartLooks`), in rule
 //! order, for the rule table whose sources hash to `SOURCES_HASH`.
 //! Written by `matcher::tests::first_literal_table_is_current`
 //! (`AGENTFENCE_BLESS=1 cargo test -p agentfence --lib first_literal_table`);
 //! do not edit.
 
 pub const SOURCES_HASH: u64 = 0x0a202c075cf34aad;
+
+pub static START_LOOKS: &[u8] = &[
+    4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 4, 4,
+    4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+    4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 4, 4, 4, 4, 4, 4, 0, 4, 4, 4, 0, 0, 2, 2, 2, 2, 0, 0, 4, 0, 2, 0,
+    4, 2, 4, 0, 0, 0, 0, 0, 2, 2, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 4, 4, 0, 0, 4, 4, 4, 4, 4, 4, 0,
+    4, 0, 4, 0, 0, 0, 0, 4, 0, 4, 4, 4, 4, 4, 4, 4, 0, 4, 4, 0, 4, 4, 4, 4, 0, 4, 0, 0, 0, 0, 4, 4,
+    0, 0, 0, 4, 0,
+];
 
 pub static FIRST_LITERALS: &[Option<&[&[u8]]>] = &[
     Some(&[b"ignore"]),

@@ -11,6 +11,13 @@
 //! of the last match gives exactly `find_iter`'s (non-empty) matches.
 //! A rule whose matches have no finite set of first literals is searched
 //! whole, as before.
+//!
+//! Most candidates fail, and a failed anchored search costs mostly its
+//! start: so the assertions every match of a rule passes before its first
+//! byte (a line start, a word boundary: `look_set_prefix` of its HIR) are
+//! tested on the bytes around a candidate first, and a candidate that
+//! fails them is no start of the rule. The test is exact where it answers
+//! (ASCII around the start) and lets the search decide elsewhere.
 
 use std::sync::OnceLock;
 
@@ -19,6 +26,7 @@ use regex_automata::hybrid::dfa::{Cache, DFA};
 use regex_automata::nfa::thompson::{self, WhichCaptures};
 use regex_automata::util::pool::Pool;
 use regex_automata::{Anchored, Input, meta};
+use regex_syntax::hir::Look;
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
 
 #[path = "first_literals.rs"]
@@ -30,6 +38,16 @@ mod first_literals;
 /// rules) while a cut literal is still a word or two (`ignore`, `you ar`),
 /// so few positions become candidates that a longer one would not have.
 const MAX_PREFIX: usize = 6;
+
+/// Most a rule's lazy DFA cache may grow to before it is cleared. The
+/// default, 2 MiB, is too small for the rules that join many languages'
+/// verbs, a gap of up to 30 chars and many languages' objects: on the
+/// `strip` fuzz corpus their caches were cleared over and over, and a
+/// strip cost 3.4 times the instructions it costs with room for their
+/// states (`strip_speed fuzz/corpus/strip`, cachegrind; no change on the
+/// Rust docs or the committed corpus). A cache grows only as states are
+/// made, so the rules that need little keep little.
+const DFA_CACHE_CAPACITY: usize = 8 << 20;
 
 /// A pattern that only ever runs anchored: a forward lazy DFA, without the
 /// reverse automaton, one-pass DFA and backtracker a [`meta::Regex`] builds
@@ -51,6 +69,7 @@ impl AnchoredRegex {
     /// is a bug in the rule table (`every_rule_compiles` builds them all).
     pub fn new(source: &str) -> AnchoredRegex {
         let dfa = DFA::builder()
+            .configure(DFA::config().cache_capacity(DFA_CACHE_CAPACITY))
             .thompson(thompson::Config::new().which_captures(WhichCaptures::None))
             .build(source)
             .ok();
@@ -73,7 +92,11 @@ impl AnchoredRegex {
     fn fallback(&self) -> &meta::Regex {
         self.fallback.get_or_init(|| {
             meta::Builder::new()
-                .configure(meta::Config::new().auto_prefilter(false))
+                .configure(
+                    meta::Config::new()
+                        .auto_prefilter(false)
+                        .hybrid_cache_capacity(DFA_CACHE_CAPACITY),
+                )
                 .build(&self.source)
                 .unwrap_or_else(|error| {
                     panic!(
@@ -116,6 +139,69 @@ impl AnchoredRegex {
     }
 }
 
+/// The assertions every match of a rule passes at its start, as bits:
+/// [`StartLooks::LINE_START`] and the word boundaries, the ones a rule
+/// table opens its patterns with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StartLooks(pub u8);
+
+impl StartLooks {
+    /// `\A`: the view's start.
+    pub const TEXT_START: u8 = 1;
+    /// `(?m:^)`: the view's start or right after a `\n`.
+    pub const LINE_START: u8 = 2;
+    /// `(?-u:\b)`.
+    pub const WORD_ASCII: u8 = 4;
+    /// `\b`: decided here only when both sides are ASCII.
+    pub const WORD_UNICODE: u8 = 8;
+
+    /// The assertions of `hir`'s prefix this test knows.
+    fn of(hir: &regex_syntax::hir::Hir) -> StartLooks {
+        let prefix = hir.properties().look_set_prefix();
+        let mut bits = 0;
+        for (look, bit) in [
+            (Look::Start, Self::TEXT_START),
+            (Look::StartLF, Self::LINE_START),
+            (Look::WordAscii, Self::WORD_ASCII),
+            (Look::WordUnicode, Self::WORD_UNICODE),
+        ] {
+            if prefix.contains(look) {
+                bits |= bit;
+            }
+        }
+        StartLooks(bits)
+    }
+
+    /// Whether a match may start at `at` of `text` as far as these
+    /// assertions tell: `false` only when one of them fails there.
+    #[inline]
+    fn may_start_at(self, text: &[u8], at: usize) -> bool {
+        if self.0 == 0 {
+            return true;
+        }
+        let before = at.checked_sub(1).and_then(|i| text.get(i)).copied();
+        let after = text.get(at).copied();
+        if self.0 & Self::TEXT_START != 0 && at != 0 {
+            return false;
+        }
+        if self.0 & Self::LINE_START != 0 && !matches!(before, None | Some(b'\n')) {
+            return false;
+        }
+        let is_word = |b: Option<u8>| b.is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_');
+        let boundary = is_word(before) != is_word(after);
+        if self.0 & Self::WORD_ASCII != 0 && !boundary {
+            return false;
+        }
+        // A non-ASCII byte on either side may be a Unicode word char:
+        // only an all-ASCII neighbourhood is decided.
+        let ascii = |b: Option<u8>| b.is_none_or(|b| b.is_ascii());
+        if self.0 & Self::WORD_UNICODE != 0 && ascii(before) && ascii(after) && !boundary {
+            return false;
+        }
+        true
+    }
+}
+
 /// A rule's compiled pattern, as its [`Starts`] search it.
 enum RuleRegex {
     /// Boxed: a lazy DFA is some 800 bytes, and most rules' cells stay
@@ -139,6 +225,8 @@ pub struct RuleSearch {
     /// than stripping a page.
     regexes: Vec<OnceLock<RuleRegex>>,
     starts: Vec<Starts>,
+    /// Each rule's [`StartLooks`], tested at a candidate before its search.
+    looks: Vec<StartLooks>,
     /// Every rule's first literals, overlapping.
     prefixes: AhoCorasick,
     /// For each literal of `prefixes`, the rules it may start.
@@ -154,14 +242,19 @@ impl RuleSearch {
         let mut literal_rules: Vec<Vec<u32>> = Vec::new();
         let mut index_of = std::collections::HashMap::<Vec<u8>, usize>::new();
         let stored = stored_literals(sources);
+        let mut looks = Vec::with_capacity(sources.len());
         for (rule, source) in sources.iter().enumerate() {
             regexes.push(OnceLock::new());
-            let rule = u32::try_from(rule).expect("the rule table holds far fewer than 2^32 rules");
-            let firsts = match stored {
-                Some(stored) => stored[rule as usize]
-                    .map(|firsts| firsts.iter().map(|literal| literal.to_vec()).collect()),
+            let (firsts, look) = match stored {
+                Some((literals, stored_looks)) => (
+                    literals[rule]
+                        .map(|firsts| firsts.iter().map(|literal| literal.to_vec()).collect()),
+                    StartLooks(stored_looks[rule]),
+                ),
                 None => first_literals(source),
             };
+            looks.push(look);
+            let rule = u32::try_from(rule).expect("the rule table holds far fewer than 2^32 rules");
             match firsts {
                 Some(firsts) => {
                     starts.push(Starts::Literals);
@@ -185,6 +278,7 @@ impl RuleSearch {
             sources: sources.to_vec(),
             regexes,
             starts,
+            looks,
             prefixes,
             literal_rules,
         }
@@ -279,6 +373,7 @@ impl RuleSearch {
             let RuleRegex::Anchored(regex) = self.regex(rule) else {
                 continue;
             };
+            let looks = self.looks[rule];
             regex.ends_at(text, |end_at| {
                 let mut resume = 0;
                 let mut previous = None;
@@ -288,7 +383,7 @@ impl RuleSearch {
                         continue;
                     }
                     let start = start as usize;
-                    if start < resume {
+                    if start < resume || !looks.may_start_at(text.as_bytes(), start) {
                         continue;
                     }
                     if let Some(end) = end_at(start)
@@ -308,10 +403,13 @@ impl RuleSearch {
 /// that table was written for exactly these sources (else `None`, and they
 /// are extracted): extracting them parses every rule, which cost more than
 /// the rest of building the search.
-fn stored_literals(sources: &[String]) -> Option<&'static [Option<&'static [&'static [u8]]>]> {
+type StoredLiterals = (&'static [Option<&'static [&'static [u8]]>], &'static [u8]);
+
+fn stored_literals(sources: &[String]) -> Option<StoredLiterals> {
     (sources.len() == first_literals::FIRST_LITERALS.len()
+        && sources.len() == first_literals::START_LOOKS.len()
         && sources_hash(sources) == first_literals::SOURCES_HASH)
-        .then_some(first_literals::FIRST_LITERALS)
+        .then_some((first_literals::FIRST_LITERALS, first_literals::START_LOOKS))
 }
 
 /// FNV-1a over the sources, each ended by a zero byte: which rule table a
@@ -329,15 +427,21 @@ fn sources_hash(sources: &[String]) -> u64 {
 }
 
 /// The literals every match of `source` starts with, cut to [`MAX_PREFIX`]
-/// bytes and without those another one prefixes; `None` when there is no
-/// finite set, or one holds the empty string (a match could start
-/// anywhere).
-fn first_literals(source: &str) -> Option<Vec<Vec<u8>>> {
-    let hir = regex_syntax::Parser::new().parse(source).ok()?;
+/// bytes and without those another one prefixes (`None` when there is no
+/// finite set, or one holds the empty string: a match could start
+/// anywhere), and the assertions every match passes at its start.
+fn first_literals(source: &str) -> (Option<Vec<Vec<u8>>>, StartLooks) {
+    let Ok(hir) = regex_syntax::Parser::new().parse(source) else {
+        return (None, StartLooks::default());
+    };
+    (literals_of(&hir), StartLooks::of(&hir))
+}
+
+fn literals_of(hir: &regex_syntax::hir::Hir) -> Option<Vec<Vec<u8>>> {
     let mut seq = Extractor::new()
         .kind(ExtractKind::Prefix)
         .limit_total(1000)
-        .extract(&hir);
+        .extract(hir);
     seq.keep_first_bytes(MAX_PREFIX);
     let mut literals: Vec<Vec<u8>> = seq
         .literals()?
@@ -365,6 +469,89 @@ fn first_literals(source: &str) -> Option<Vec<Vec<u8>>> {
 mod tests {
     use super::*;
 
+    /// A candidate [`StartLooks::may_start_at`] turns away is no start of
+    /// its rule: over generated texts of rule words, line breaks, word
+    /// characters ASCII and not, at every position, the rule's own
+    /// anchored search finds no match where the test said no.
+    #[test]
+    fn start_looks_turn_away_only_starts_without_a_match() {
+        let sources: Vec<String> = super::super::rules::rules()
+            .into_iter()
+            .map(|rule| rule.source)
+            .collect();
+        let pieces = [
+            "system",
+            "system:",
+            " ",
+            "\n",
+            "x",
+            "_",
+            "é",
+            "日",
+            "#",
+            "ignore",
+            "all",
+            "previous",
+            "instructions",
+            "you",
+            "are",
+            "now",
+            "the",
+            "ai",
+            "assistant",
+            "must",
+            "end",
+            "of",
+            "prompt",
+            "-",
+            ":",
+            "(",
+            ")",
+            "[",
+            "9",
+            "developer",
+            "message",
+            "rules",
+            "do",
+            "not",
+        ];
+        let mut next = crate::xorshift::xorshift(0x5eed_1005);
+        let texts: Vec<String> = (0..150)
+            .map(|_| {
+                (0..next() % 24)
+                    .map(|_| pieces[(next() % pieces.len() as u64) as usize])
+                    .collect()
+            })
+            .collect();
+        let mut turned_away = 0;
+        for source in &sources {
+            let (Some(_), looks) = first_literals(source) else {
+                continue;
+            };
+            if looks.0 == 0 {
+                continue;
+            }
+            let regex = AnchoredRegex::new(source);
+            for text in &texts {
+                for at in (0..=text.len()).filter(|&at| text.is_char_boundary(at)) {
+                    if looks.may_start_at(text.as_bytes(), at) {
+                        continue;
+                    }
+                    turned_away += 1;
+                    assert_eq!(
+                        regex.end_at(text, at).filter(|&end| end > at),
+                        None,
+                        "{source:?} matches at {at} of {text:?}, which the start test turned away"
+                    );
+                }
+            }
+        }
+        assert!(
+            turned_away > 1000,
+            "the test turned away only {turned_away} starts"
+        );
+    }
+
     /// `first_literals.rs` holds what extraction gives for today's rules,
     /// and is used: a stale table would only be ignored (and the rules'
     /// literals extracted at every start), so this test names it. Rewrite
@@ -376,16 +563,22 @@ mod tests {
             .into_iter()
             .map(|rule| rule.source)
             .collect();
-        let extracted: Vec<Option<Vec<Vec<u8>>>> = sources
+        let (extracted, looks): (Vec<_>, Vec<u8>) = sources
             .iter()
-            .map(|source| first_literals(source))
-            .collect();
+            .map(|source| {
+                let (literals, looks) = first_literals(source);
+                (literals, looks.0)
+            })
+            .unzip();
         let stored: Vec<Option<Vec<Vec<u8>>>> = first_literals::FIRST_LITERALS
             .iter()
             .map(|firsts| firsts.map(|firsts| firsts.iter().map(|l| l.to_vec()).collect()))
             .collect();
         let hash = sources_hash(&sources);
-        if stored == extracted && hash == first_literals::SOURCES_HASH {
+        if stored == extracted
+            && looks == first_literals::START_LOOKS
+            && hash == first_literals::SOURCES_HASH
+        {
             assert!(
                 stored_literals(&sources).is_some(),
                 "the table is current but unused"
@@ -397,7 +590,7 @@ mod tests {
             "/src/web/strip/first_literals.rs"
         );
         if std::env::var_os("AGENTFENCE_BLESS").is_some() {
-            std::fs::write(path, render_table(hash, &extracted))
+            std::fs::write(path, render_table(hash, &extracted, &looks))
                 .expect("first_literals.rs is writable");
             return;
         }
@@ -406,15 +599,22 @@ mod tests {
         );
     }
 
-    fn render_table(hash: u64, rules: &[Option<Vec<Vec<u8>>>]) -> String {
+    fn render_table(hash: u64, rules: &[Option<Vec<Vec<u8>>>], looks: &[u8]) -> String {
         let mut out = String::from(
-            "//! Each rule's first literals (see `matcher::first_literals`), in rule\n\
+            "//! Each rule's first literals and start assertions (see\n\
+             //! `matcher::first_literals`, `matcher::StartLooks`), in rule\n\
              //! order, for the rule table whose sources hash to `SOURCES_HASH`.\n\
              //! Written by `matcher::tests::first_literal_table_is_current`\n\
              //! (`AGENTFENCE_BLESS=1 cargo test -p agentfence --lib first_literal_table`);\n\
              //! do not edit.\n\n",
         );
         out.push_str(&format!("pub const SOURCES_HASH: u64 = {hash:#018x};\n\n"));
+        out.push_str("pub static START_LOOKS: &[u8] = &[\n");
+        for chunk in looks.chunks(16) {
+            let row: Vec<String> = chunk.iter().map(u8::to_string).collect();
+            out.push_str(&format!("    {},\n", row.join(", ")));
+        }
+        out.push_str("];\n\n");
         out.push_str("pub static FIRST_LITERALS: &[Option<&[&[u8]]>] = &[\n");
         for rule in rules {
             match rule {
