@@ -18,6 +18,9 @@
 //!   ([`ChatError::ValueInMarkerLine`]); the template is trusted, so a
 //!   template line some reader takes for a marker is its author's marker
 //!   or [`ChatError::UnclearTemplateMarker`], never a `nonce_mismatch`;
+//! - a marker line reads as one marker to every reader: one in which a
+//!   reader that splits it at a break or reads it reversed sees another
+//!   marker fails the strict parse, and pre-render never writes one;
 //! - errors have stable kinds ([`ChatError::kind`]); metadata never holds
 //!   the nonce;
 //! - a message's content borrows from the parsed text unless a `\r\n` in
