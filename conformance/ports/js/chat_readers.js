@@ -336,13 +336,8 @@ function readLine(line, splitAndReverse = true) {
   for (const text of texts) {
     for (const splits of splitters) {
       for (const segment of splitChars(text, splits)) {
-        if (!endsWithColon(segment)) continue;
-        for (const tags of hasTags ? [false, true] : [false]) {
-          for (const order of ORDERS) {
-            const role = readTokens(tokens(segment, order, tags), order);
-            if (role !== null) return role;
-          }
-        }
+        const role = segmentRole(segment, hasTags);
+        if (role !== null) return role;
       }
     }
   }

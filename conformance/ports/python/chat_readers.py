@@ -277,13 +277,9 @@ def read_line(line, split_and_reverse=True):
     for text in texts:
         for splits in splitters:
             for segment in _split(text, splits):
-                if not _ends_with_colon(segment):
-                    continue
-                for tags in ((False, True) if has_tags else (False,)):
-                    for order in _ORDERS:
-                        role = _read_segment(segment, order, tags)
-                        if role:
-                            return role
+                role = _segment_role(segment, has_tags)
+                if role:
+                    return role
     return None
 
 

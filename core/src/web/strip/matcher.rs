@@ -469,16 +469,20 @@ fn literals_of(hir: &regex_syntax::hir::Hir) -> Option<Vec<Vec<u8>>> {
 mod tests {
     use super::*;
 
+    fn rule_sources() -> Vec<String> {
+        super::super::rules::rules()
+            .into_iter()
+            .map(|rule| rule.source)
+            .collect()
+    }
+
     /// A candidate [`StartLooks::may_start_at`] turns away is no start of
     /// its rule: over generated texts of rule words, line breaks, word
     /// characters ASCII and not, at every position, the rule's own
     /// anchored search finds no match where the test said no.
     #[test]
     fn start_looks_turn_away_only_starts_without_a_match() {
-        let sources: Vec<String> = super::super::rules::rules()
-            .into_iter()
-            .map(|rule| rule.source)
-            .collect();
+        let sources = rule_sources();
         let pieces = [
             "system",
             "system:",
@@ -559,10 +563,7 @@ mod tests {
     /// first_literal_table`.
     #[test]
     fn first_literal_table_is_current() {
-        let sources: Vec<String> = super::super::rules::rules()
-            .into_iter()
-            .map(|rule| rule.source)
-            .collect();
+        let sources = rule_sources();
         let (extracted, looks): (Vec<_>, Vec<u8>) = sources
             .iter()
             .map(|source| {
