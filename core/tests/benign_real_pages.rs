@@ -3,8 +3,9 @@
 //! doc/rust/html`, on every machine with the `rust-docs` component), a
 //! spread of at least 1,000 pages (every n-th in path order). None of them
 //! attacks a model, so a page strip changes is a false positive; at most
-//! 0.5% may change. The figure is printed; without the docs the test says
-//! it was skipped.
+//! 0.5% may change. A second set is the other HTML documentation the
+//! machine has installed (Debian's `/usr/share/doc`, npm's docs). The
+//! figures are printed; without the pages a test says it was skipped.
 //!
 //! `AGENTFENCE_SHOW_CHANGED=1` prints what was removed from each changed
 //! page.
@@ -14,6 +15,8 @@ use agentfence::web::strip::{STRIPPED, strip};
 #[path = "support/rust_docs.rs"]
 mod rust_docs;
 use rust_docs::{doc_root, html_files};
+
+use std::path::{Path, PathBuf};
 
 /// Pages read: at least the issue's 1,000.
 const PAGES: usize = 1_200;
@@ -30,6 +33,52 @@ fn removals(out: &str) -> Vec<String> {
             out[start..end].replace('\n', " ")
         })
         .collect()
+}
+
+/// What stripping some pages changed.
+struct Changed {
+    read: usize,
+    bytes: usize,
+    /// The changed pages, by path under the root they were found in.
+    changed: Vec<String>,
+}
+
+/// Strips each of `paths` (found under `root`) and names those whose text
+/// changed, as a reader of the two texts sees it, whatever the labels
+/// say; `AGENTFENCE_SHOW_CHANGED` prints what was removed.
+fn changed_pages(root: &Path, paths: &[PathBuf]) -> Changed {
+    let show = std::env::var_os("AGENTFENCE_SHOW_CHANGED").is_some();
+    let mut read = 0;
+    let mut bytes = 0;
+    let mut changed = Vec::new();
+    for path in paths {
+        let Ok(raw) = std::fs::read(path) else {
+            continue;
+        };
+        let page = String::from_utf8_lossy(&raw);
+        read += 1;
+        bytes += page.len();
+        let out = strip(&page);
+        if out.text != page {
+            let name = path
+                .strip_prefix(root)
+                .unwrap_or(path)
+                .display()
+                .to_string();
+            if show {
+                println!("{name}: {:?}", out.removed_patterns);
+                for removal in removals(&out.text) {
+                    println!("    {removal}");
+                }
+            }
+            changed.push(name);
+        }
+    }
+    Changed {
+        read,
+        bytes,
+        changed,
+    }
 }
 
 #[test]
@@ -52,35 +101,12 @@ fn at_most_half_a_percent_of_real_doc_pages_change() {
         return;
     }
     let step = paths.len() / PAGES;
-    let show = std::env::var_os("AGENTFENCE_SHOW_CHANGED").is_some();
-    let mut read = 0;
-    let mut bytes = 0;
-    let mut changed = Vec::new();
-    for path in paths.iter().step_by(step).take(PAGES) {
-        let Ok(raw) = std::fs::read(path) else {
-            continue;
-        };
-        let page = String::from_utf8_lossy(&raw);
-        read += 1;
-        bytes += page.len();
-        let out = strip(&page);
-        // Changed as a reader of the two texts sees it, whatever the
-        // labels say.
-        if out.text != page {
-            let name = path
-                .strip_prefix(&root)
-                .unwrap_or(path)
-                .display()
-                .to_string();
-            if show {
-                println!("{name}: {:?}", out.removed_patterns);
-                for removal in removals(&out.text) {
-                    println!("    {removal}");
-                }
-            }
-            changed.push(name);
-        }
-    }
+    let picked: Vec<PathBuf> = paths.iter().step_by(step).take(PAGES).cloned().collect();
+    let Changed {
+        read,
+        bytes,
+        changed,
+    } = changed_pages(&root, &picked);
     println!(
         "{} of {read} Rust doc pages ({bytes} bytes) changed: {:.2}% (at most {:.1}% allowed): {changed:?}",
         changed.len(),
@@ -88,6 +114,47 @@ fn at_most_half_a_percent_of_real_doc_pages_change() {
         MAX_CHANGED_PER_MILLE as f64 / 10.0,
     );
     assert!(read >= 1_000, "only {read} pages could be read");
+    assert!(
+        changed.len() * 1000 <= read * MAX_CHANGED_PER_MILLE,
+        "{} of {read} benign pages changed: {changed:?}",
+        changed.len()
+    );
+}
+
+/// Other documentation than the Rust docs, where the machine has it: the
+/// HTML pages Debian's packages install under `/usr/share/doc` (nettle,
+/// Node.js, valgrind, libxslt, …) and npm's own docs, each at most
+/// `MAX_OTHER_PAGE` bytes so that a debug test run stays short. 7 of 404
+/// such pages had changed (issue 14, web 2.3.0); at most 0.5% may. Without
+/// enough of them the test says it was skipped.
+#[test]
+fn at_most_half_a_percent_of_other_installed_doc_pages_change() {
+    const MAX_OTHER_PAGE: u64 = 64 * 1024;
+    const MIN_PAGES: usize = 100;
+    let root = Path::new("/");
+    let mut paths = Vec::new();
+    for dir in ["/usr/share/doc", "/usr/lib/node_modules/npm/docs"] {
+        html_files(Path::new(dir), &mut paths);
+    }
+    paths.retain(|path| std::fs::metadata(path).is_ok_and(|meta| meta.len() <= MAX_OTHER_PAGE));
+    if paths.len() < MIN_PAGES {
+        eprintln!(
+            "SKIPPED: {} installed HTML doc pages, fewer than {MIN_PAGES}",
+            paths.len()
+        );
+        return;
+    }
+    let Changed {
+        read,
+        bytes,
+        changed,
+    } = changed_pages(root, &paths);
+    println!(
+        "{} of {read} installed doc pages ({bytes} bytes) changed: {:.2}% (at most {:.1}% allowed): {changed:?}",
+        changed.len(),
+        changed.len() as f64 * 100.0 / read.max(1) as f64,
+        MAX_CHANGED_PER_MILLE as f64 / 10.0,
+    );
     assert!(
         changed.len() * 1000 <= read * MAX_CHANGED_PER_MILLE,
         "{} of {read} benign pages changed: {changed:?}",

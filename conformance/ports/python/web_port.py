@@ -770,6 +770,97 @@ def not_reported(before):
     return not_negated(before) and not reported
 
 
+def _words(text):
+    """Rust's `split_whitespace`."""
+    out, cur = [], []
+    for c in text:
+        if c in _WHITESPACE:
+            if cur:
+                out.append("".join(cur))
+                cur = []
+        else:
+            cur.append(c)
+    if cur:
+        out.append("".join(cur))
+    return out
+
+
+def _after_last(text, chars):
+    at = max(text.rfind(c) for c in chars)
+    return text[at + 1:] if at >= 0 else text
+
+
+_STATEMENT_SUBJECTS = ("we", "they", "it", "he", "she", "which", "who")
+_MODALS = ("could", "would", "might", "may", "can", "should", "will", "shall", "must")
+_READERS = (
+    "you u assistant assistants ai model models agent agents bot bots llm llms chatbot chatbots"
+).split()
+_CONDITIONS = ("if", "when", "whenever", "once", "unless")
+
+
+def not_a_statement(before):
+    sentence = _after_last(before[-120:], ".!?;")
+    clause = _after_last(sentence, ",:")
+    words = _words(clause)
+    if not words:
+        return True
+    last = words[-1]
+    if last in _STATEMENT_SUBJECTS:
+        return False
+    if last == "you":
+        first = _words(sentence)
+        condition = len(sentence) > len(clause) and bool(first) and first[0] in _CONDITIONS
+        return not condition
+    if last in _MODALS:
+        return len(words) < 2 or words[-2] in _READERS
+    return True
+
+
+_DETERMINERS = frozenset(
+    "the a an same these those this that its their our his her each every default custom own".split()
+)
+
+
+def not_after_a_determiner(before):
+    tail = before[-24:]
+    words = _words(tail)
+    if not words or not (tail and tail[-1] in _WHITESPACE):
+        return True
+    return words[-1] not in _DETERMINERS
+
+
+def not_as_the_only(original):
+    words = [word.lower() for word in _words(original)]
+    return not any(
+        words[i] == "as" and words[i + 1] == "the" and words[i + 2] == "only"
+        for i in range(len(words) - 2)
+    )
+
+
+def an_order_to_leak(before):
+    return not_reported(before) and not_a_statement(before)
+
+
+_PARTICULAR = frozenset(
+    "your the my his her their our its this these those all user's users'".split()
+)
+
+
+def names_a_particular_secret(original):
+    words, cur = [], []
+    for c in original:
+        if is_alphanumeric(c) or c == "'":
+            cur.append(c)
+        elif cur:
+            words.append("".join(cur).lower())
+            cur = []
+    if cur:
+        words.append("".join(cur).lower())
+    if len(words) > 1 and words[1] in ("a", "an"):
+        return any(word in _PARTICULAR for word in words[2:])
+    return True
+
+
 _SETUPS = (
     "if you use",
     "if you are using",
@@ -866,6 +957,10 @@ _CHECKS = {
     "not_negated": not_negated,
     "names_a_leak": names_a_leak,
     "not_reported": not_reported,
+    "an_order_to_leak": an_order_to_leak,
+    "names_a_particular_secret": names_a_particular_secret,
+    "not_after_a_determiner": not_after_a_determiner,
+    "not_as_the_only": not_as_the_only,
     "not_a_setup_or_report": not_a_setup_or_report,
     "not_after_a_quote": not_after_a_quote,
     "not_before_a_quote": not_before_a_quote,

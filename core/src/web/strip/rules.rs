@@ -45,6 +45,18 @@
 //!   doing so directly, you should …` are prose; the same words become a
 //!   marker with an order (`enable DAN mode`, `Hello Claude, ignore …`,
 //!   `print your API keys`).
+//! - **Stating is not ordering**: documentation says what a thing does
+//!   with a secret (`the URL string should include the username and
+//!   password`, `errors which could leak the private key`, `if you reuse k,
+//!   you leak your private key`), names a kind of secret (`share a secret`,
+//!   `include a one-time password`) or uses a rule's verb as a noun (`the
+//!   same ignore rules`, `the provided answer as the only argument`). An
+//!   order opens its clause, follows `please`, or has the reader or a model
+//!   for its subject (`the assistant should include the user's password`):
+//!   `not_a_statement`, `names_a_particular_secret`,
+//!   `not_after_a_determiner`, `not_as_the_only`; measured on 404 HTML
+//!   pages of a Debian machine's `/usr/share/doc` and npm, where 7 had
+//!   changed and none does now.
 
 use regex::Regex;
 
@@ -372,6 +384,114 @@ fn not_reported(before: &str) -> bool {
     not_negated(before) && !reported
 }
 
+/// Whether the words right before an exfiltration verb leave it an order
+/// to the reader (see [`not_reported`] too): documentation states what a
+/// thing does with a secret, and that is no order. A statement has a
+/// subject of its own before the verb (`errors which leak the key`, `a
+/// thread that they share`), a modal whose subject is neither the reader
+/// nor a model (`the URL string should include the username and
+/// password`, `errors which could leak the private key`), or the reader
+/// as the subject of a condition's consequence (`if you reuse k for two
+/// messages, you leak your private key`). `you must send`, `the assistant
+/// should send`, `please send` and a verb opening its clause stay orders.
+fn not_a_statement(before: &str) -> bool {
+    const SUBJECTS: &[&str] = &["we", "they", "it", "he", "she", "which", "who"];
+    const MODALS: &[&str] = &[
+        "could", "would", "might", "may", "can", "should", "will", "shall", "must",
+    ];
+    const READERS: &[&str] = &[
+        "you",
+        "u",
+        "assistant",
+        "assistants",
+        "ai",
+        "model",
+        "models",
+        "agent",
+        "agents",
+        "bot",
+        "bots",
+        "llm",
+        "llms",
+        "chatbot",
+        "chatbots",
+    ];
+    const CONDITIONS: &[&str] = &["if", "when", "whenever", "once", "unless"];
+    let tail = last_chars(before, 120);
+    let sentence = tail.rsplit(['.', '!', '?', ';']).next().unwrap_or_default();
+    let clause = sentence.rsplit([',', ':']).next().unwrap_or_default();
+    let mut words = clause.split_whitespace().rev();
+    match words.next() {
+        None => true,
+        Some(word) if SUBJECTS.contains(&word) => false,
+        Some("you") => {
+            let condition = sentence.len() > clause.len()
+                && sentence
+                    .split_whitespace()
+                    .next()
+                    .is_some_and(|first| CONDITIONS.contains(&first));
+            !condition
+        }
+        Some(word) if MODALS.contains(&word) => words
+            .next()
+            .is_none_or(|subject| READERS.contains(&subject)),
+        Some(_) => true,
+    }
+}
+
+/// A word that, right before a verb, makes it a noun: a determiner or a
+/// word that qualifies a noun (`the same ignore rules`, `its ignore
+/// file`). An order opens its clause or follows `please`, a subject or a
+/// modal, never one of these.
+fn not_after_a_determiner(before: &str) -> bool {
+    const DETERMINERS: &[&str] = &[
+        "the", "a", "an", "same", "these", "those", "this", "that", "its", "their", "our", "his",
+        "her", "each", "every", "default", "custom", "own",
+    ];
+    let tail = last_chars(before, 24);
+    tail.split_whitespace()
+        .next_back()
+        .filter(|_| tail.ends_with(char::is_whitespace))
+        .is_none_or(|word| !DETERMINERS.contains(&word))
+}
+
+/// `answer as the only argument`: `the only` is no persona.
+fn not_as_the_only(original: &str) -> bool {
+    let words: Vec<String> = original.split_whitespace().map(str::to_lowercase).collect();
+    !words
+        .windows(3)
+        .any(|three| three[0] == "as" && three[1] == "the" && three[2] == "only")
+}
+
+/// An exfiltration order and not a statement or a report of one: see
+/// [`not_reported`] and [`not_a_statement`].
+fn an_order_to_leak(before: &str) -> bool {
+    not_reported(before) && not_a_statement(before)
+}
+
+/// Whether the secret a send verb names (`original`, the match as the
+/// page wrote it) is a particular one: `share a secret` and `include a
+/// one-time password` name a kind of thing, as a text about cryptography
+/// or a login does; `send a copy of your API key` names the reader's.
+fn names_a_particular_secret(original: &str) -> bool {
+    const PARTICULAR: &[&str] = &[
+        "your", "the", "my", "his", "her", "their", "our", "its", "this", "these", "those", "all",
+        "user's", "users'",
+    ];
+    let words: Vec<String> = original
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|word| !word.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    match words.get(1).map(String::as_str) {
+        Some("a" | "an") => words
+            .iter()
+            .skip(2)
+            .any(|word| PARTICULAR.contains(&word.as_str())),
+        _ => true,
+    }
+}
+
 /// An override inside a sentence that opens on the reader's own setup
 /// (`Si vous utilisez la version 3, ignorez les instructions précédentes`,
 /// `Wenn Sie das alte Handbuch haben, vergessen Sie …`) tells a person
@@ -497,6 +617,10 @@ const CHECKS: &[(&str, Follow)] = &[
     ("not_an_identifier", not_an_identifier),
     ("not_negated", not_negated),
     ("not_reported", not_reported),
+    ("an_order_to_leak", an_order_to_leak),
+    ("names_a_particular_secret", names_a_particular_secret),
+    ("not_after_a_determiner", not_after_a_determiner),
+    ("not_as_the_only", not_as_the_only),
     ("not_a_setup_or_report", not_a_setup_or_report),
     ("names_a_leak", names_a_leak),
     ("not_after_a_quote", not_after_a_quote),
@@ -1204,8 +1328,9 @@ pub fn rules() -> Vec<Rule> {
             EXFILTRATION,
             r"(?:\b(?:print|paste|send|post|upload|include|share|push|leak|output|dump|exfiltrate|forward|email)\b~(?:[a-z0-9']+~){0,4}|\b(?:reveal|display|show)\b~(?:[a-z0-9']+~){1,4})(?:api~keys?|[a-z]*apikey|\.env|env~file|environment~variables?|secrets?|passwords?|credentials|private~keys?|ssh~keys?|access~tokens?|session~tokens?|cookies|system~prompt|initial~instructions|hidden~instructions|card~numbers?)\b",
         )
-        .precede(not_reported)
-        .follow(names_a_leak),
+        .precede(an_order_to_leak)
+        .follow(names_a_leak)
+        .original(names_a_particular_secret),
         rule(
             EXFILTRATION,
             r"\b(?:send|forward|post|upload|email|leak|exfiltrate|paste|append|include|put|encode)\b~(?:me~)?(?:the~|this~|all~|your~|the~user's~|their~)?(?:full~|entire~|whole~|complete~)?(?:conversation(?:~history)?|chat~(?:history|log)|system~prompt|api~keys?|credentials|cookies|passwords?|session~(?:tokens?|cookies?)|access~tokens?|secrets?|private~keys?|ssh~keys?|env(?:ironment)?~variables)~(?:to|into|in)\b",
@@ -1368,7 +1493,8 @@ pub fn rules() -> Vec<Rule> {
         rule(
             ROLE_REASSIGNMENT,
             r"\b(?:answer|respond|reply|speak|talk)~(?:only~)?as~(?:that|this)~(?:ai|model|persona|character|assistant|bot|version)\b|\b(?:answer|respond|reply|speak)~as~[a-z0-9]+~only\b|\b(?:speak|answer|respond|reply|talk|act)~as~(?:the~)?[a-z0-9]+~from~now~on\b|\bevery~(?:answer|reply|response)~from~now\b|\bbegin~every~(?:reply|answer|response)~with\b|\b(?:in~)?(?:that|this)~(?:hypothetical~)?mode~from~now~on\b|\bfor~(?:this|the~rest~of~(?:this|the))~(?:session|chat|conversation)[ ,]{0,2}(?:you~are|you're|you~will|answer|respond|reply|act|speak)\b|\byou~are~[a-z]*gpt\b|<[ ]?persona\b",
-        ),
+        )
+        .original(not_as_the_only),
         // `You are Maximum, a model that …` is a persona when what the
         // model does is lift its limits (`never refuses`, `no rules`); a
         // system prompt in sample code (`You are Ava, an assistant that
@@ -1506,7 +1632,8 @@ pub fn rules() -> Vec<Rule> {
         )
         .then(format!(
             r"[ ]?(?:[.!,;:]|\z)|~and~(?:then~)?(?:{IMPERATIVE}|e~?mail|speak|talk|obey)"
-        )),
+        ))
+        .precede(not_after_a_determiner),
         rule(INSTRUCTION_OVERRIDE, r"(?:^|[.!?\n][ ]?)(?:ignore|disregard)~the~user\b")
             .then(r"[ ]?(?:[.!,;:]|\z)|~(?:and|entirely|completely)\b"),
     ];
