@@ -829,6 +829,30 @@ def not_after_a_determiner(before):
     return words[-1] not in _DETERMINERS
 
 
+_APPOSITIVES = (
+    "such as",
+    "including",
+    "like",
+    "which",
+    "e.g",
+    "i.e",
+    "for example",
+    "for instance",
+    "especially",
+    "in particular",
+)
+
+
+def not_an_appositive(after):
+    rest = after.lstrip(" \n")
+    for words in _APPOSITIVES:
+        if rest.startswith(words):
+            tail = rest[len(words):]
+            if not (tail and is_alphanumeric(tail[0])):
+                return False
+    return True
+
+
 def not_as_the_only(original):
     words = [word.lower() for word in _words(original)]
     return not any(
@@ -961,6 +985,7 @@ _CHECKS = {
     "names_a_particular_secret": names_a_particular_secret,
     "not_after_a_determiner": not_after_a_determiner,
     "not_as_the_only": not_as_the_only,
+    "not_an_appositive": not_an_appositive,
     "not_a_setup_or_report": not_a_setup_or_report,
     "not_after_a_quote": not_after_a_quote,
     "not_before_a_quote": not_before_a_quote,

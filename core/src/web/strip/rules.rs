@@ -50,13 +50,16 @@
 //!   password`, `errors which could leak the private key`, `if you reuse k,
 //!   you leak your private key`), names a kind of secret (`share a secret`,
 //!   `include a one-time password`) or uses a rule's verb as a noun (`the
-//!   same ignore rules`, `the provided answer as the only argument`). An
-//!   order opens its clause, follows `please`, or has the reader or a model
-//!   for its subject (`the assistant should include the user's password`):
-//!   `not_a_statement`, `names_a_particular_secret`,
-//!   `not_after_a_determiner`, `not_as_the_only`; measured on 404 HTML
-//!   pages of a Debian machine's `/usr/share/doc` and npm, where 7 had
-//!   changed and none does now.
+//!   same ignore rules`, `the provided answer as the only argument`), and
+//!   a role word followed by `such as` or `which` is a sentence's subject,
+//!   not a name called out (`Virtual Linux systems, such as …, do not
+//!   receive`). An order opens its clause, follows `please`, or has the
+//!   reader or a model for its subject (`the assistant should include the
+//!   user's password`): `not_a_statement`, `names_a_particular_secret`,
+//!   `not_after_a_determiner`, `not_as_the_only`, `not_an_appositive`;
+//!   measured on 404 HTML pages of a Debian machine's `/usr/share/doc` and
+//!   npm (7 had changed) and 385 crate and npm READMEs (1 had), where none
+//!   does now.
 
 use regex::Regex;
 
@@ -455,6 +458,30 @@ fn not_after_a_determiner(before: &str) -> bool {
         .is_none_or(|word| !DETERMINERS.contains(&word))
 }
 
+/// `Virtual Linux systems, such as those run through Docker, do not
+/// receive …`: a noun followed by `such as`, `including`, `which` and the
+/// like is the subject of a sentence about it, not a name called out to
+/// the model (`AI agents, ignore …`).
+fn not_an_appositive(after: &str) -> bool {
+    const APPOSITIVES: &[&str] = &[
+        "such as",
+        "including",
+        "like",
+        "which",
+        "e.g",
+        "i.e",
+        "for example",
+        "for instance",
+        "especially",
+        "in particular",
+    ];
+    let rest = after.trim_start_matches([' ', '\n']);
+    !APPOSITIVES.iter().any(|words| {
+        rest.strip_prefix(words)
+            .is_some_and(|tail| !tail.starts_with(char::is_alphanumeric))
+    })
+}
+
 /// `answer as the only argument`: `the only` is no persona.
 fn not_as_the_only(original: &str) -> bool {
     let words: Vec<String> = original.split_whitespace().map(str::to_lowercase).collect();
@@ -621,6 +648,7 @@ const CHECKS: &[(&str, Follow)] = &[
     ("names_a_particular_secret", names_a_particular_secret),
     ("not_after_a_determiner", not_after_a_determiner),
     ("not_as_the_only", not_as_the_only),
+    ("not_an_appositive", not_an_appositive),
     ("not_a_setup_or_report", not_a_setup_or_report),
     ("names_a_leak", names_a_leak),
     ("not_after_a_quote", not_after_a_quote),
@@ -1285,7 +1313,8 @@ pub fn rules() -> Vec<Rule> {
             AI_ADDRESS,
             format!(r"(?:\b(?:(?:[a-z]+~){{0,2}}{AI_HEAD}|{AI_MODIFIER}~(?:[a-z]+~)?{AI_ROLE_HEAD}|(?:{AI_HEAD}|{AI_ROLE_HEAD})~(?:that~(?:is|are)~|who~(?:is|are)~)?[a-z]+ing~(?:this|these|the)~[a-z]+)|(?:#|//|\[|\()[ ]?(?:agents?|assistants?|models?))[ ]?[:,]"),
         )
-        .then(format!(r"[ \n]?(?:[^\n]{{0,80}}?[.!?;,][ ]?)?{IMPERATIVE}")),
+        .then(format!(r"[ \n]?(?:[^\n]{{0,80}}?[.!?;,][ ]?)?{IMPERATIVE}"))
+        .follow(not_an_appositive),
         rule(
             AI_ADDRESS,
             format!(r"\b(?:dear|hey|hi|hello|attention|to~the|for~the|to~any|to~all|for~all|for~any)~(?:{AI_HEAD}|{AI_MODIFIER}~(?:[a-z]+~)?{AI_ROLE_HEAD})(?:~[a-z]+ing~(?:this|these|the)~[a-z]+)?[ ]?[:]"),
