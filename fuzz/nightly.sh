@@ -56,6 +56,7 @@ else
 fi
 echo "fuzzing: $mode, ${seconds}s per target, $("${fuzz[@]}" --version)"
 
+. fuzz/target_flags.sh
 targets=$(cargo fuzz list)
 [ -n "$targets" ] || { echo "cargo fuzz list found no target" >&2; exit 1; }
 if [ "${#chosen[@]}" -gt 0 ]; then
@@ -94,7 +95,8 @@ for target in $targets; do
 
     echo "==> $target: fuzzing for ${seconds}s (log: $log)"
     rc=0
-    "${fuzz[@]}" run "${build[@]}" "$target" "fuzz/corpus/$target" "${seeds[@]}" -- \
+    # shellcheck disable=SC2046 # target_flags prints whole words or nothing
+    "${fuzz[@]}" run "${build[@]}" $(target_flags "$target") "$target" "fuzz/corpus/$target" "${seeds[@]}" -- \
         -max_total_time="$seconds" -print_final_stats=1 "${dict_arg[@]}" >"$log" 2>&1 || rc=$?
 
     found=$(count_crashes "$target")

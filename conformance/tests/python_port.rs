@@ -98,6 +98,10 @@ fn main() {
             python_rule_table_is_the_references();
             Ok(())
         }),
+        Trial::test("python_lookalikes_are_the_references", || {
+            python_lookalikes_are_the_references();
+            Ok(())
+        }),
         Trial::test("python_envelope_readings_are_the_references", || {
             python_envelope_readings_are_the_references();
             Ok(())
@@ -158,42 +162,48 @@ fn python_port_passes_every_vector() {
     println!("{stdout}");
 }
 
-/// The port's copy of the strip rule table is the reference's: a rule
-/// changed in Rust must be exported again for the port, or its strip answers
-/// drift from the vectors the next time they are regenerated.
-fn python_rule_table_is_the_references() {
-    let path = port_dir().join("strip_rules.json");
+/// `file` in the port's folder holds `current`, what `command` prints.
+fn port_copy_is_current(file: &str, current: serde_json::Value, command: &str) {
+    let path = port_dir().join(file);
     let committed: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(&path)
             .unwrap_or_else(|error| panic!("{} unreadable: {error}", path.display())),
     )
     .unwrap_or_else(|error| panic!("{} is not JSON: {error}", path.display()));
-    let current = serde_json::to_value(agentfence::web::strip::rules::table())
-        .expect("the rule table serializes: it holds strings and options only");
     assert!(
         committed == current,
-        "{} is stale: regenerate it with `agentfence web rules > {}`",
+        "{} is stale: regenerate it with `agentfence {command} > {}`",
         path.display(),
         path.display()
     );
+}
+
+/// The port's copy of the strip rule table is the reference's: a rule
+/// changed in Rust must be exported again for the port, or its strip answers
+/// drift from the vectors the next time they are regenerated.
+fn python_rule_table_is_the_references() {
+    let current = serde_json::to_value(agentfence::web::strip::rules::table())
+        .expect("the rule table serializes: it holds strings and options only");
+    port_copy_is_current("strip_rules.json", current, "web rules");
+}
+
+/// The port's copy of the strip view's look-alikes is the reference's: a
+/// change of Unicode's confusables data or of decancer (a crate update)
+/// must be exported again, or the port reads other letters.
+fn python_lookalikes_are_the_references() {
+    let current: serde_json::Map<String, serde_json::Value> =
+        agentfence::web::strip::lookalike_table()
+            .into_iter()
+            .map(|(c, reading)| (c.to_string(), serde_json::Value::String(reading)))
+            .collect();
+    port_copy_is_current("strip_lookalikes.json", current.into(), "web lookalikes");
 }
 
 /// The port's copy of the envelope's character classes is the reference's:
 /// a change of Unicode data (a crate update) must be exported again, or the
 /// port's body escape drifts from the reference's.
 fn python_envelope_readings_are_the_references() {
-    let path = port_dir().join("envelope_readings.json");
-    let committed: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(&path)
-            .unwrap_or_else(|error| panic!("{} unreadable: {error}", path.display())),
-    )
-    .unwrap_or_else(|error| panic!("{} is not JSON: {error}", path.display()));
     let current = serde_json::to_value(agentfence::web::envelope::reading_table())
         .expect("the table serializes: it holds a string and number pairs");
-    assert!(
-        committed == current,
-        "{} is stale: regenerate it with `agentfence web readings > {}`",
-        path.display(),
-        path.display()
-    );
+    port_copy_is_current("envelope_readings.json", current, "web readings");
 }

@@ -246,38 +246,22 @@ def decode_at(text, at):
 # ---------------------------------------------------------------------------
 # The normalized view (core/src/web/strip/normalize.rs)
 
-_LOOKALIKES = {}
-for _letter, _chars in (
-    ("a", "аɑαᴀ"), ("b", "вβʙ"), ("c", "сϲᴄ"), ("d", "ԁᴅ"), ("e", "еεᴇё"),
-    ("f", "ꜰ"), ("g", "ɡɢԍ"), ("h", "һнʜ"), ("i", "іїıιɪӏɩ"), ("j", "јȷᴊ"),
-    ("k", "кκᴋ"), ("l", "ʟ"), ("m", "мᴍ"), ("n", "ɴη"), ("o", "оοᴏօσø"),
-    ("p", "рρᴘ"), ("q", "ԛ"), ("r", "ʀг"), ("s", "ѕꜱ"), ("t", "тτᴛ"),
-    ("u", "υᴜս"), ("v", "νᴠ"), ("w", "ԝωᴡ"), ("x", "хχ"), ("y", "уγʏ"),
-    ("z", "ᴢ"), ("'", "\u2018\u2019\u02bc\u2032"),
-    ("-", "_\u2010\u2011\u2012\u2013\u2014\u2015\u2212"),
-):
-    for _c in _chars:
-        _LOOKALIKES[_c] = _letter
+def _load_lookalikes():
+    # Computed by the reference from Unicode's confusables data and
+    # decancer (normalize.rs, `lookalike`), which Python's standard library
+    # lacks: regenerate with `agentfence web lookalikes`.
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "strip_lookalikes.json")
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+_LOOKALIKES = _load_lookalikes()
 
 
 def _fold_lookalike(c):
-    found = _LOOKALIKES.get(c)
-    if found is not None:
-        return found
-    o = ord(c)
-    if 0x1F130 <= o <= 0x1F189 or 0x1F1E6 <= o <= 0x1F1FF:
-        if o <= 0x1F149:
-            base = 0x1F130
-        elif 0x1F150 <= o <= 0x1F169:
-            base = 0x1F150
-        elif 0x1F170 <= o <= 0x1F189:
-            base = 0x1F170
-        elif o >= 0x1F1E6:
-            base = 0x1F1E6
-        else:
-            return c
-        return chr(o - base + ord("a"))
-    return c
+    if c == "_":
+        return "-"
+    return _LOOKALIKES.get(c, c)
 
 
 _FOLD_CACHE = {}
@@ -289,6 +273,20 @@ def fold_char(c):
     found = _FOLD_CACHE.get(c)
     if found is not None:
         return found
+    # A lowercase look-alike whose decomposition is not ASCII is read
+    # before it, which can lose the likeness (lunate sigma decomposes to
+    # final sigma).
+    if (
+        not c.isascii()
+        and c.islower()
+        and c in _LOOKALIKES
+        and not all(
+            d.isascii() or unicodedata.category(d)[0] == "M"
+            for d in unicodedata.normalize("NFKD", c)
+        )
+    ):
+        _FOLD_CACHE[c] = _LOOKALIKES[c]
+        return _LOOKALIKES[c]
     out = []
     for d in unicodedata.normalize("NFKD", c):
         if unicodedata.category(d)[0] == "M":

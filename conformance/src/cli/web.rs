@@ -53,6 +53,10 @@ pub enum WebCommand {
     /// pattern (Rust regex syntax, on the normalized view), the pattern that
     /// must follow it, and its code checks. For ports and reviewers.
     Rules,
+    /// Print the characters the strip layer's view reads as look-alikes of
+    /// ASCII letters, with their readings, as one JSON object (computed
+    /// from Unicode's confusables data and decancer). For ports.
+    Lookalikes,
     /// Print the envelope's character classes (which characters its body
     /// escape treats as `<`, `&`, a tag name's start or dropped) as JSON
     /// code point ranges, computed from Unicode's data. For ports.
@@ -114,6 +118,7 @@ pub fn web_command(args: &WebArgs) -> ExitCode {
         WebCommand::Wrap(args) => ("wrap", wrap_command(args)),
         WebCommand::Fetch(args) => ("fetch", fetch_command(args)),
         WebCommand::Rules => ("rules", Ok(rules_command())),
+        WebCommand::Lookalikes => ("lookalikes", Ok(lookalikes_command())),
         WebCommand::Readings => ("readings", Ok(readings_command())),
     };
     match result {
@@ -145,6 +150,21 @@ fn rules_command() -> ExitCode {
             ExitCode::from(EXIT_FAILURE)
         }
     }
+}
+
+/// One char per line, so that a change of Unicode data diffs by char.
+fn lookalikes_command() -> ExitCode {
+    let lines: Vec<String> = web::strip::lookalike_table()
+        .into_iter()
+        .map(|(c, reading)| {
+            // serde_json writes any char as itself or an escape: both
+            // strings are plain data, never an error.
+            let key = serde_json::to_string(&c.to_string()).unwrap_or_default();
+            let value = serde_json::to_string(&reading).unwrap_or_default();
+            format!("  {key}: {value}")
+        })
+        .collect();
+    print_line("lookalikes", &format!("{{\n{}\n}}", lines.join(",\n")))
 }
 
 /// One class per line, so that a change of Unicode data diffs by class.

@@ -15,6 +15,7 @@ use std::ops::Range;
 use unicode_normalization::char::{decompose_compatible, is_combining_mark};
 
 use super::super::entity;
+use super::rules;
 use crate::char_class::{is_invisible_format, is_line_break};
 
 /// The normalized view of a text.
@@ -62,68 +63,185 @@ impl Normalized {
 
 /// Folds one character the way both the text and the rules are folded:
 /// compatibility decomposition, combining marks dropped, lowercase,
-/// look-alikes to the ASCII letter they imitate.
+/// look-alikes to the ASCII letters they imitate.
 pub fn fold_char(c: char, mut emit: impl FnMut(char)) {
+    // A lowercase look-alike whose decomposition is not ASCII is read
+    // before it, since the decomposition can lose the likeness: lunate
+    // sigma `ϲ`, skeleton `c`, decomposes to `ς`.
+    if !c.is_ascii() && c.is_lowercase() {
+        let mut ascii = true;
+        decompose_compatible(c, |d| ascii &= d.is_ascii() || is_combining_mark(d));
+        let found = if ascii {
+            Lookalike::NONE
+        } else {
+            known_lookalike(c)
+        };
+        if found.len > 0 {
+            found.spelled().for_each(emit);
+            return;
+        }
+    }
     decompose_compatible(c, |d| {
         if is_combining_mark(d) {
             return;
         }
         for lower in d.to_lowercase() {
-            emit(fold_lookalike(lower));
+            fold_lookalike(lower, &mut emit);
         }
     });
 }
 
-/// Lowercase letters of other scripts (and IPA / small capitals) that read
-/// as an ASCII letter.
-fn fold_lookalike(c: char) -> char {
-    match c {
-        'а' | 'ɑ' | 'α' | 'ᴀ' => 'a',
-        'в' | 'β' | 'ʙ' => 'b',
-        'с' | 'ϲ' | 'ᴄ' => 'c',
-        'ԁ' | 'ᴅ' => 'd',
-        'е' | 'ε' | 'ᴇ' | 'ё' => 'e',
-        'ꜰ' => 'f',
-        'ɡ' | 'ɢ' | 'ԍ' => 'g',
-        'һ' | 'н' | 'ʜ' => 'h',
-        'і' | 'ї' | 'ı' | 'ι' | 'ɪ' | 'ӏ' | 'ɩ' => 'i',
-        'ј' | 'ȷ' | 'ᴊ' => 'j',
-        'к' | 'κ' | 'ᴋ' => 'k',
-        'ʟ' => 'l',
-        'м' | 'ᴍ' => 'm',
-        'ɴ' | 'η' => 'n',
-        'о' | 'ο' | 'ᴏ' | 'օ' | 'σ' | 'ø' => 'o',
-        'р' | 'ρ' | 'ᴘ' => 'p',
-        'ԛ' => 'q',
-        'ʀ' | 'г' => 'r',
-        'ѕ' | 'ꜱ' => 's',
-        'т' | 'τ' | 'ᴛ' => 't',
-        'υ' | 'ᴜ' | 'ս' => 'u',
-        'ν' | 'ᴠ' => 'v',
-        'ԝ' | 'ω' | 'ᴡ' => 'w',
-        'х' | 'χ' => 'x',
-        'у' | 'γ' | 'ʏ' => 'y',
-        'ᴢ' => 'z',
-        // Curly and modifier apostrophes spell `don't` as the straight one.
-        '\u{2018}' | '\u{2019}' | '\u{02BC}' | '\u{2032}' => '\'',
-        // Dashes and the underscore join words as a space would.
-        '_' | '\u{2010}'..='\u{2015}' | '\u{2212}' => '-',
-        // Squared, negative circled and negative squared capitals, and
-        // the regional indicators: letters without a decomposition.
-        c @ ('\u{1F130}'..='\u{1F149}'
-        | '\u{1F150}'..='\u{1F169}'
-        | '\u{1F170}'..='\u{1F189}'
-        | '\u{1F1E6}'..='\u{1F1FF}') => {
-            let base = match c {
-                '\u{1F130}'..='\u{1F149}' => 0x1F130,
-                '\u{1F150}'..='\u{1F169}' => 0x1F150,
-                '\u{1F170}'..='\u{1F189}' => 0x1F170,
-                _ => 0x1F1E6,
-            };
-            char::from_u32(u32::from(c) - base + u32::from('a')).unwrap_or(c)
-        }
-        other => other,
+/// Emits `c` as a reader of Latin text reads it: a look-alike as the
+/// ASCII letters it imitates ([`lookalike`]), the other apostrophes as the
+/// straight one, dashes and the underscore as `-` (they join words as a
+/// space would), anything else as itself.
+fn fold_lookalike(c: char, emit: &mut impl FnMut(char)) {
+    if c.is_ascii() {
+        emit(if c == '_' { '-' } else { c });
+        return;
     }
+    let found = known_lookalike(c);
+    if found.len == 0 {
+        emit(c);
+    } else {
+        found.spelled().for_each(emit);
+    }
+}
+
+/// [`lookalike`], remembered.
+fn known_lookalike(c: char) -> Lookalike {
+    // The fold of a char is asked for again and again (a text in one
+    // script repeats its letters): remembered in a small direct-mapped
+    // table, whose slot a later char may take.
+    const SLOTS: usize = 1 << 10;
+    thread_local! {
+        static KNOWN: std::cell::RefCell<Vec<(char, Lookalike)>> =
+            std::cell::RefCell::new(vec![('\0', Lookalike::NONE); SLOTS]);
+    }
+    let slot = u32::from(c) as usize % SLOTS;
+    KNOWN.with(|known| {
+        let (key, folded) = known.borrow()[slot];
+        if key == c {
+            return folded;
+        }
+        let folded = lookalike(c);
+        known.borrow_mut()[slot] = (c, folded);
+        folded
+    })
+}
+
+/// The ASCII spelling of a look-alike, at most three bytes (`æ` reads
+/// `ae`); empty when the char is no look-alike.
+#[derive(Debug, Clone, Copy)]
+struct Lookalike {
+    bytes: [u8; 3],
+    len: u8,
+}
+
+impl Lookalike {
+    const NONE: Lookalike = Lookalike {
+        bytes: [0; 3],
+        len: 0,
+    };
+
+    fn spelled(self) -> impl Iterator<Item = char> {
+        (0..usize::from(self.len)).map(move |i| char::from(self.bytes[i]))
+    }
+
+    /// `spelled` as a look-alike's reading: lowercase ASCII letters, or
+    /// one apostrophe or dash. Combining marks in it are dropped (a
+    /// skeleton spells `ł` as `l` and a stroke).
+    fn of(spelled: impl IntoIterator<Item = char>) -> Option<Lookalike> {
+        let mut out = Lookalike::NONE;
+        for c in spelled {
+            if is_combining_mark(c) {
+                continue;
+            }
+            let c = c.to_ascii_lowercase();
+            if !(c.is_ascii_lowercase() || c == '\'' || c == '-') || out.len == 3 {
+                return None;
+            }
+            out.bytes[usize::from(out.len)] = c as u8;
+            out.len += 1;
+        }
+        let letters = out.bytes[..usize::from(out.len)]
+            .iter()
+            .all(u8::is_ascii_lowercase);
+        (out.len == 1 || (out.len > 1 && letters)).then_some(out)
+    }
+}
+
+/// What `c` imitates, from Unicode's data and a crate made for the job,
+/// never a table typed here.
+///
+/// A letter of a script whose words the rules spell (Cyrillic, Greek,
+/// Han, Arabic, …: [`rules::scripts_spelled`]) folds only when it is a
+/// cased letter (of an alphabet with capitals) and its TR39 confusable
+/// skeleton (`unicode-security`) spells ASCII: Cyrillic `а`,
+/// `ѕ`, `р` read `a`, `s`, `p`, while `и` stays `и`. A wider cure would read
+/// that language's own words as Latin ones (Russian `ии`, "AI", as `nn`,
+/// found inside Italian `annuale`).
+///
+/// Any other char folds to its skeleton's ASCII spelling, else as
+/// decancer cures it when that is ASCII letters (Latin small capitals such
+/// as `ᴛ`, whose skeleton is itself, letters with strokes, enclosed and
+/// regional-indicator letters).
+fn lookalike(c: char) -> Lookalike {
+    use icu_properties::props::{Cased, Script};
+    use icu_properties::{CodePointMapData, CodePointSetData};
+    static SPELLED: std::sync::LazyLock<Vec<Script>> =
+        std::sync::LazyLock::new(rules::scripts_spelled);
+    // A skeleton that is an ASCII letter's own skeleton reads as that
+    // letter: `m`'s is `rn`, so a look-alike of `m` reads `m`, not `rn`.
+    static ASCII_SKELETONS: std::sync::LazyLock<Vec<(String, char)>> =
+        std::sync::LazyLock::new(|| {
+            ('a'..='z')
+                .map(|letter| {
+                    (
+                        unicode_security::skeleton(&letter.to_string()).collect(),
+                        letter,
+                    )
+                })
+                .collect()
+        });
+    let skeleton = || {
+        let spelled: String = unicode_security::skeleton(&c.to_string()).collect();
+        let bare: String = spelled.chars().filter(|&d| !is_combining_mark(d)).collect();
+        match ASCII_SKELETONS.iter().find(|(own, _)| *own == bare) {
+            Some(&(_, letter)) => Lookalike::of([letter]),
+            None => Lookalike::of(spelled.chars()),
+        }
+    };
+    let cure = || match decancer::cure_char(c, decancer::Options::default()) {
+        decancer::Translation::Character(x) => Lookalike::of([x]),
+        decancer::Translation::String(x) => Lookalike::of(x.chars()),
+        decancer::Translation::None => None,
+    };
+    let found = if SPELLED.contains(&CodePointMapData::<Script>::new().get(c)) {
+        // Only the cased alphabets' letters: a Hangul vowel's skeleton is
+        // `l` and an Arabic alef's too, yet no reader of those scripts
+        // reads a Latin letter there.
+        CodePointSetData::new::<Cased>()
+            .contains(c)
+            .then(skeleton)
+            .flatten()
+    } else {
+        skeleton().or_else(cure)
+    };
+    found.unwrap_or(Lookalike::NONE)
+}
+
+/// Every char the view reads as a look-alike, with its ASCII reading, in
+/// code point order: for ports, which cannot share this crate's Unicode
+/// data (`agentfence web lookalikes`).
+pub fn lookalike_table() -> Vec<(char, String)> {
+    (0x80..=0x10FFFF)
+        .filter_map(char::from_u32)
+        .filter_map(|c| {
+            let found = lookalike(c);
+            (found.len > 0).then(|| (c, found.spelled().collect()))
+        })
+        .collect()
 }
 
 /// HTML elements whose tags are dropped from the view: inline ones (which

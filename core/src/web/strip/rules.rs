@@ -841,8 +841,48 @@ const OUTSIDE: &str = r"(?:(?:https?|ftp)://|\bgist\b|\bpaste~?bin\b|\bnc~[a-z0-
 
 /// Every rule, in priority order: upstream's markers first.
 pub fn rules() -> Vec<Rule> {
+    specs()
+        .into_iter()
+        .map(|spec| Rule {
+            label: spec.label,
+            source: translate(&spec.pattern),
+            then: spec.then.map(|then| translate(&format!("^(?:{then})"))),
+            follow: spec.follow,
+            precede: spec.precede,
+            original: spec.original,
+        })
+        .collect()
+}
+
+/// The scripts other than Latin whose words the rules spell (Cyrillic,
+/// Greek, Han, Arabic, …), read off the rules as written: the view folds a
+/// letter of these only where Unicode lists it as a confusable of ASCII
+/// (see `normalize::lookalike`).
+pub fn scripts_spelled() -> Vec<icu_properties::props::Script> {
+    use icu_properties::CodePointMapData;
+    use icu_properties::props::Script;
+    let mut scripts = Vec::new();
+    for spec in specs() {
+        let written = spec
+            .pattern
+            .chars()
+            .chain(spec.then.iter().flat_map(|t| t.chars()));
+        for c in written.filter(|c| !c.is_ascii()) {
+            let script = CodePointMapData::<Script>::new().get(c);
+            if ![Script::Latin, Script::Common, Script::Inherited].contains(&script)
+                && !scripts.contains(&script)
+            {
+                scripts.push(script);
+            }
+        }
+    }
+    scripts
+}
+
+/// The rules as the table writes them, before translation.
+fn specs() -> Vec<Spec> {
     let persona = persona_or_play();
-    let table: Vec<Spec> = vec![
+    vec![
         // --- upstream agentsec-core's 16 markers (15 here; `<!-- system` is a carrier) ---
         rule("ignore all previous instructions", r"\bignore~all~previous~instructions\b"),
         rule("ignore previous instructions", r"\bignore~previous~instructions\b"),
@@ -1665,18 +1705,7 @@ pub fn rules() -> Vec<Rule> {
         .precede(not_after_a_determiner),
         rule(INSTRUCTION_OVERRIDE, r"(?:^|[.!?\n][ ]?)(?:ignore|disregard)~the~user\b")
             .then(r"[ ]?(?:[.!,;:]|\z)|~(?:and|entirely|completely)\b"),
-    ];
-    table
-        .into_iter()
-        .map(|spec| Rule {
-            label: spec.label,
-            source: translate(&spec.pattern),
-            then: spec.then.map(|then| translate(&format!("^(?:{then})"))),
-            follow: spec.follow,
-            precede: spec.precede,
-            original: spec.original,
-        })
-        .collect()
+    ]
 }
 
 /// Whether `view` opens with a word that starts a directive.
