@@ -152,19 +152,20 @@ fn rules_command() -> ExitCode {
     }
 }
 
-/// One char per line, so that a change of Unicode data diffs by char.
+/// Pretty-printed, one char per line, so that a change of Unicode data
+/// diffs by char; keys sort by code point (UTF-8 order).
 fn lookalikes_command() -> ExitCode {
-    let lines: Vec<String> = web::strip::lookalike_table()
+    let table: serde_json::Map<String, serde_json::Value> = web::strip::lookalike_table()
         .into_iter()
-        .map(|(c, reading)| {
-            // serde_json writes any char as itself or an escape: both
-            // strings are plain data, never an error.
-            let key = serde_json::to_string(&c.to_string()).unwrap_or_default();
-            let value = serde_json::to_string(&reading).unwrap_or_default();
-            format!("  {key}: {value}")
-        })
+        .map(|(c, reading)| (c.to_string(), serde_json::Value::String(reading)))
         .collect();
-    print_line("lookalikes", &format!("{{\n{}\n}}", lines.join(",\n")))
+    match serde_json::to_string_pretty(&table) {
+        Ok(json) => print_line("lookalikes", &json),
+        Err(error) => {
+            eprintln!("agentfence web lookalikes: cannot write the table: {error}");
+            ExitCode::from(EXIT_FAILURE)
+        }
+    }
 }
 
 /// One class per line, so that a change of Unicode data diffs by class.

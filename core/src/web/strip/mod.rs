@@ -400,7 +400,7 @@ mod tests {
     /// lowercase letter that Unicode's confusables data (TR39 skeletons,
     /// enumerated over all code points) gives the skeleton of an ASCII
     /// letter of the marker spells that letter. Cherokee `Ꭵ` and Armenian
-    /// `օ` among them, which a typed list had missed.
+    /// `ւ` among them, which the typed list this replaced lacked.
     #[test]
     fn a_marker_spelled_with_any_confusable_unicode_lists_is_stripped() {
         use icu_properties::CodePointMapData;

@@ -856,8 +856,8 @@ pub fn rules() -> Vec<Rule> {
 
 /// The scripts other than Latin whose words the rules spell (Cyrillic,
 /// Greek, Han, Arabic, …), read off the rules as written: the view folds a
-/// letter of these only where Unicode lists it as a confusable of ASCII
-/// (see `normalize::lookalike`).
+/// letter of these only when it is cased and Unicode lists it as a
+/// confusable of ASCII (see `normalize::lookalike`).
 pub fn scripts_spelled() -> Vec<icu_properties::props::Script> {
     use icu_properties::CodePointMapData;
     use icu_properties::props::Script;
