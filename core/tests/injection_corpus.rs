@@ -6,7 +6,9 @@
 //! tuned on, and on all of them together (`blind2.jsonl` and
 //! `blind3.jsonl` among them since issue 14's tuning on unseen text);
 //! `blind4.jsonl`, written by people who never read the rules, and never
-//! read by it, is measured without printing a text.
+//! read by it, is measured without printing a text; `blind5.jsonl`, written
+//! the same way and measured once blind, is being tuned on and held at
+//! least where that tuning has brought it.
 //!
 //! `AGENTFENCE_CORPUS_MISSES=1` prints the missed attacks and flagged
 //! benign rows of the tuned-on files.
@@ -138,12 +140,12 @@ fn tuned_on_rows_meet_the_targets() {
     );
 }
 
-/// A never-tuned set: its row counts as its notes give them (a file cut
+/// A set held to bounds: its row counts as its notes give them (a file cut
 /// short or grown would measure something else under the same name), and
 /// bounds around its first measurement. The bounds catch a regression of
 /// the strip layer on unseen text; no rule may be tuned to the rows, and a
 /// change that moves a figure updates the README ("Detection quality").
-struct NeverTuned {
+struct Bounded {
     file: &'static str,
     attacks: usize,
     benign: usize,
@@ -151,12 +153,12 @@ struct NeverTuned {
     false_positive_ceiling: f64,
 }
 
-const NEVER_TUNED: [NeverTuned; 1] = [
+const NEVER_TUNED: [Bounded; 1] = [
     // Written blind for issue 14 (BLIND4.md) after blind3 was measured,
     // first measured at 46.1% and 1.8% (142 of 308, 5 of 281): the set a
     // tuning on blind3 is judged on. Measured once after it: 65.6% and
     // 1.1% (202 of 308, 3 of 281).
-    NeverTuned {
+    Bounded {
         file: "blind4.jsonl",
         attacks: 308,
         benign: 281,
@@ -165,13 +167,42 @@ const NEVER_TUNED: [NeverTuned; 1] = [
     },
 ];
 
+/// Blind sets measured once and now tuned on, before they meet the
+/// tuned-on files' target: held at least at what the tuning has reached.
+const BEING_TUNED: [Bounded; 1] = [
+    // Written blind for issue 14 (BLIND5.md) after blind4's measurement,
+    // first measured at 45.5% and 3.0% (191 of 420, 9 of 305) with the
+    // rules of commit 2cd19c3.
+    Bounded {
+        file: "blind5.jsonl",
+        attacks: 420,
+        benign: 305,
+        recall_floor: 0.45,
+        false_positive_ceiling: 0.03,
+    },
+];
+
 /// The never-tuned sets are measured, never their texts printed: the
 /// figures are printed (`-- --nocapture`) and held within their bounds.
 /// The files are committed, so an absent one fails.
 #[test]
 fn never_tuned_rows_are_measured_within_their_bounds() {
-    for set in NEVER_TUNED {
-        let score = score(set.file, false);
+    hold_within_bounds(&NEVER_TUNED, false);
+}
+
+/// The sets being tuned on stay at least where the tuning has brought
+/// them (`AGENTFENCE_CORPUS_MISSES=1` prints their misses).
+#[test]
+fn rows_being_tuned_on_stay_within_their_bounds() {
+    hold_within_bounds(
+        &BEING_TUNED,
+        std::env::var_os("AGENTFENCE_CORPUS_MISSES").is_some(),
+    );
+}
+
+fn hold_within_bounds(sets: &[Bounded], show: bool) {
+    for set in sets {
+        let score = score(set.file, show);
         assert_eq!(
             (score.attacks, score.benign),
             (set.attacks, set.benign),
