@@ -951,6 +951,25 @@ def not_a_setup_or_report(before):
     )
 
 
+_USER_SPEAKERS = ("user", "customer", "human", "client", "visitor", "guest", "me")
+
+
+def _is_user_turn(line):
+    line = line.lstrip(" ")
+    return any(
+        line.startswith(speaker) and line[len(speaker):].lstrip(" ").startswith(":")
+        for speaker in _USER_SPEAKERS
+    )
+
+
+def not_a_transcript_turn(before):
+    recent = before[-2000:]
+    current = recent.rsplit("\n", 1)[-1]
+    if not (current.strip(" ") == "" or _is_user_turn(current)):
+        return True
+    return not any(_is_user_turn(line) for line in recent.split("\n"))
+
+
 def not_after_a_quote(before):
     return not before.endswith(("'", '"'))
 
@@ -985,6 +1004,7 @@ _CHECKS = {
     "not_as_the_only": not_as_the_only,
     "not_an_appositive": not_an_appositive,
     "not_a_setup_or_report": not_a_setup_or_report,
+    "not_a_transcript_turn": not_a_transcript_turn,
     "not_after_a_quote": not_after_a_quote,
     "not_before_a_quote": not_before_a_quote,
     "not_plain_lowercase": not_plain_lowercase,
