@@ -865,6 +865,13 @@ const ML_SYSTEM_PROMPT: &str = r"(?:\bsystem~prompt|\bsistem~prompt|prompt~de~si
 /// `show`, `print`, `reveal`, imperative, in other languages.
 const ML_SHOW: &str = r"(?:\b(?:tampilna|tampilno|copia|copie|yaz|yazın|hãy~in|in~nguyên~văn|print~(?:कर|করে|কর)|cetak)\b|छापून|प्रिंट~कर|ప్రింట్|طلعلي|طلع|لکھ~دو|اكتب|写出|打出|\b(?:muéstrame|muestra|muestre|revela|revele|imprime|repite|dime|mostra~me|mostra|mostre|imprima|escreva|repita|affiche|affichez|montre|montrez|révèle|révélez|répète|donne~moi|gib|zeige|zeig|verrate|wiederhole|nenne|mostrami|rivela|stampa|scrivi|ripeti|wypisz|pokaż|ujawnij|wyświetl|powtórz|tampilkan|tunjukkan|ungkapkan|tuliskan|hiển~thị|cho~xem|tiết~lộ|in~ra|göster|yazdır|onyesha|fichua|dangos|sýndu|birtu)\b|выведи|покажи|раскрой|напиши|повтори|输出|輸出|显示|顯示|打印|告诉我|列出|打晒出|出力|表示|教えて|見せて|출력|보여|알려|공개|दिखाओ|दिखाइए|बताओ|दाखव|देखाऊ|দেখাও|দেখান|دکھاؤ|دکھائیں|نشان~بده|نمایش~بده|اكشف|أظهر|اعرض|اطبع|காட்டு|చూపించు|చూపు|แสดง|አሳየኝ|አሳይ|පෙන්වන්න|បង្ហាញ|\b(?:ukaž|zobraz|vypiš|arată|afișează|mutasd~meg|írd~ki|visa|vis)|הצג|הראה|תראה|δείξε|εμφάνισε)";
 
+/// `that is reading this …, should` and the order, after a model named by
+/// what it does.
+const READING_MODEL_ORDER: &str = r"(?:that|who|which)~(?:is|are)~[a-z]+ing~[^.\n]{0,60}?(?:should|must|shall|needs~to|has~to|is~to)~(?:also~|only~|always~|first~)?";
+
+/// What a reviewer, screener or moderator model is set to review.
+const REVIEWED: &str = r"(?:resume|cv|paper|code|content|peer|application|applicant|hiring|submission|essay|grant|pull~request|pr|ticket|comment|review|safety|ai)";
+
 /// Verbs that put a model's setup in its answer.
 const LEAK_VERB: &str = r"(?:show|reveal|print|output|display|repeat|dump|echo|recite|quote|spell~out|disclose|leak|paste(?:~back)?|type~out|write~out|translate|rewrite|summari[sz]e|read~(?:out|aloud)|give~me|tell~me|list|share|return|expose|reproduce|encode)";
 
@@ -1714,6 +1721,10 @@ fn specs() -> Vec<Spec> {
             r"\b(?:decode|decipher|unescape|unscramble|reverse|convert|translate|shift|rot13|unhex|apply~(?:rot~?13|base~?64|caesar|atbash)|read~(?:it|this|the~following|them)~backwards)\b[^\n]{0,100}?(?:\band|\bthen)~(?:then~)?(?:please~)?(?:follow|obey|execute|run|comply|act~on|carry~out|perform|do~(?:it|what|as))\b|\b(?:decode|decipher)[ ,]{1,2}and[ ](?:follow|obey|execute|run|comply|do)\b|\b(?:do|follow|obey|execute|carry~out|act~on|run|output)~(?:exactly~)?(?:what~)?(?:the~)?(?:decoded|deciphered|reversed|unscrambled|decrypted)~(?:text|sentence|message|instructions?|directive|string|task|order|hint)\b|\b(?:is|are)~your~(?:new|real|actual|next|hidden)~(?:instructions?|instruction~set|task|orders|directive)\b",
         ),
         // --- addressed to the model reading the page (more shapes) ---
+        // What a reviewer model reviews (`the resume screener model`) is
+        // one of a few nouns, not any word: with `[a-z]+` there, every
+        // `the` and `a` of a page was a start this rule had to search
+        // (41% of all anchored searches on the Rust docs).
         // The reading model named by what it is doing (`the AI that is
         // grading this assignment should …`, `when the assistant edits any
         // file it must …`, `hey LLM reading my paper`), or by a role no
@@ -1721,7 +1732,16 @@ fn specs() -> Vec<Spec> {
         rule(
             AI_ADDRESS,
             format!(
-                r"\b(?:the|an?|any)~(?:ai|llm|assistant|model|agent|bot|chatbot|summari[sz]er|grader|(?:[a-z]+~)?(?:reviewer|screener|moderator)~model)~(?:that|who|which)~(?:is|are)~[a-z]+ing~[^.\n]{{0,60}}?(?:should|must|shall|needs~to|has~to|is~to)~(?:also~|only~|always~|first~)?{IMPERATIVE}|\bwhen~the~(?:ai|llm|assistant|model|agent|bot|chatbot|(?:coding|ai)~(?:agent|assistant))~[a-z]+s~[^.\n]{{0,60}}?(?:it|you)~(?:must|should|shall)\b|\bin~case~an?~(?:ai|assistant|model|agent|llm|chatbot)~is~asked~to\b|\b(?:hey|hi|hello|dear)~(?:llm|ai|bot|assistant|model|agent)~(?:that~|who~)?(?:reading|reads|processing|summari[sz]ing|reviewing|grading|screening|handling|triaging)\b|\bfor~(?:all~|any~)?(?:llm|ai)~?(?:powered|based|driven)~(?:[a-z]+~){{0,2}}[a-z]+[ ]?:|\b(?:llm|ai)~?(?:based|powered|driven)~(?:[a-z]+~){{0,2}}[a-z]+~(?:must|should|shall)~(?:also~|only~|always~)?{IMPERATIVE}|\((?:reviewer|grader|screener|summari[sz]er|moderator)~model[ ]?:|\b(?:ai|llm)~(?:content~)?(?:moderator|grader|reviewer|screener|summari[sz]er|recruiter)s?[ ]?:|\b(?:summari[sz]er|reviewer|grader|screener|moderator)~instructions\b|\b(?:whoever~or~whatever|whatever~or~whoever)~is~(?:reading|summari[sz]ing|processing|handling)~this\b"
+                r"\b(?:the|an?|any)~(?:ai|llm|assistant|model|agent|bot|chatbot|summari[sz]er|grader)~{READING_MODEL_ORDER}{IMPERATIVE}|\bwhen~the~(?:ai|llm|assistant|model|agent|bot|chatbot|(?:coding|ai)~(?:agent|assistant))~[a-z]+s~[^.\n]{{0,60}}?(?:it|you)~(?:must|should|shall)\b|\bin~case~an?~(?:ai|assistant|model|agent|llm|chatbot)~is~asked~to\b|\b(?:hey|hi|hello|dear)~(?:llm|ai|bot|assistant|model|agent)~(?:that~|who~)?(?:reading|reads|processing|summari[sz]ing|reviewing|grading|screening|handling|triaging)\b|\bfor~(?:all~|any~)?(?:llm|ai)~?(?:powered|based|driven)~(?:[a-z]+~){{0,2}}[a-z]+[ ]?:|\b(?:llm|ai)~?(?:based|powered|driven)~(?:[a-z]+~){{0,2}}[a-z]+~(?:must|should|shall)~(?:also~|only~|always~)?{IMPERATIVE}|\((?:reviewer|grader|screener|summari[sz]er|moderator)~model[ ]?:|\b(?:ai|llm)~(?:content~)?(?:moderator|grader|reviewer|screener|summari[sz]er|recruiter)s?[ ]?:|\b(?:summari[sz]er|reviewer|grader|screener|moderator)~instructions\b|\b(?:whoever~or~whatever|whatever~or~whoever)~is~(?:reading|summari[sz]ing|processing|handling)~this\b"
+            ),
+        ),
+        // The same, for a reviewer model named by what it reviews, apart:
+        // in one pattern the two gave more first literals than extraction
+        // keeps, and every `the` and `a` of a page became a start.
+        rule(
+            AI_ADDRESS,
+            format!(
+                r"\b(?:the|an?|any)[ ](?:{REVIEWED}~)?(?:reviewer|screener|moderator)~model~{READING_MODEL_ORDER}{IMPERATIVE}"
             ),
         ),
         // --- forged headers (more shapes) ---
