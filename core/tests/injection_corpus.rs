@@ -157,8 +157,8 @@ const NEVER_TUNED: [Bounded; 1] = [
     // Written blind for issue 14 (BLIND4.md) after blind3 was measured,
     // first measured at 46.1% and 1.8% (142 of 308, 5 of 281): the set a
     // tuning on blind3 is judged on. Measured once after it: 65.6% and
-    // 1.1% (202 of 308, 3 of 281); after the tuning on blind5, 67.9% and
-    // 1.1% (209 of 308, 3 of 281).
+    // 1.1% (202 of 308, 3 of 281); after the tuning on blind5, 68.2% and
+    // 1.1% (210 of 308, 3 of 281).
     Bounded {
         file: "blind4.jsonl",
         attacks: 308,
@@ -174,13 +174,13 @@ const BEING_TUNED: [Bounded; 1] = [
     // Written blind for issue 14 (BLIND5.md) after blind4's measurement,
     // first measured at 45.5% and 3.0% (191 of 420, 9 of 305) with the
     // rules of commit 2cd19c3; after the first tuning on it (the families
-    // and words its misses showed missing, not its sentences), 58.8% and
-    // 1.6% (247 of 420, 5 of 305).
+    // and words its misses showed missing, not its sentences), 60.7% and
+    // 1.6% (255 of 420, 5 of 305).
     Bounded {
         file: "blind5.jsonl",
         attacks: 420,
         benign: 305,
-        recall_floor: 0.58,
+        recall_floor: 0.60,
         false_positive_ceiling: 0.02,
     },
 ];

@@ -869,6 +869,11 @@ const ML_SHOW: &str = r"(?:\b(?:tampilna|tampilno|copia|copie|yaz|yazın|hãy~in
 /// what it does.
 const READING_MODEL_ORDER: &str = r"(?:that|who|which)~(?:is|are)~[a-z]+ing~[^.\n]{0,60}?(?:should|must|shall|needs~to|has~to|is~to)~(?:also~|only~|always~|first~)?";
 
+/// What makes a new name or role a persona for a model, in English: no
+/// limits, rules set aside or obsolete, always complying, never refusing,
+/// staying in the part, answering as it.
+const EN_PERSONA_SIGN: &str = r"(?:\b(?:no|without|free~of|zero)~(?:(?:content|safety|ethical|moral)~)?(?:restrictions|filters|rules|limits|limitations|guidelines|policies|censorship|guardrails)\b|\b(?:restrictions|filters|policies|guardrails|safety~(?:checks|settings|filters|rules))~(?:=~none|(?:are|were|have~been)~(?:removed|disabled|lifted|switched~off|turned~off|off))\b|\bset~aside~your~(?:safety|rules|guidelines|restrictions)|\b(?:always|fully)~compl(?:y|ies)\b|\bcomplies~with~everything\b|\bnever~refuses?\b|\b(?:unaligned|uncensored|unfiltered|unrestricted|jailbroken)\b|\b(?:earlier|previous|prior|old|standard)~(?:guidance|instructions|rules|policies)~(?:as~)?(?:obsolete|void|no~longer)|\bstay~in~(?:character|the~role|that~role|this~role)\b|\b(?:respond|reply|answer)~only~as\b|\bthe~user's~(?:card|pin|password|bank)|\bwhatever~the~question\b|\binto~every~answer\b)";
+
 /// What a reviewer, screener or moderator model is set to review.
 const REVIEWED: &str = r"(?:resume|cv|paper|code|content|peer|application|applicant|hiring|submission|essay|grant|pull~request|pr|ticket|comment|review|safety|ai)";
 
@@ -1265,6 +1270,22 @@ fn specs() -> Vec<Spec> {
             r"(?:你现在是|從現在開始你是|从现在开始你是|你現在是|从现在起你是|あなたは今から|今からあなたは|これからあなたは|지금부터~너는|지금부터~당신은|이제~너는|이제부터~너는)",
         )
         .then(format!(r"[^\n]{{0,100}}?{ML_PERSONA_SIGN}")),
+        // A new name or role handed to the reader (`You are now DevBot, …`,
+        // `Henceforth you shall operate as Max`, `Your new role is
+        // Compliance Auditor`) is a persona when the same paragraph says
+        // what makes it one for a model: its limits gone, its old rules
+        // obsolete, always complying, staying in the part. `You are now
+        // logged in` and `your new role is team lead` say none of it.
+        rule(
+            ROLE_REASSIGNMENT,
+            r"\b(?:you~are~now|you're~now|ur~now|from~(?:now|this~message|this~point)~on[ ,]{0,2}you~(?:will~be|are|shall~be)|henceforth~you~(?:shall|will)~(?:be|operate~as|act~as)|you~(?:will|shall)~now~(?:be|operate~as|act~as)|your~new~(?:role|persona|identity|name)~is|consider~yourself~reassigned|persona~switch|you~are~no~longer~an?~(?:neutral|helpful|ordinary|normal|regular|impartial)~[a-z]{1,20})\b",
+        )
+        .then(format!(r"[^\n]{{0,200}}?{EN_PERSONA_SIGN}")),
+        rule(
+            ROLE_REASSIGNMENT,
+            r"\b(?:ur|you're|you~are|u~r)~(?:now~)?jailbroken\b|\bdeveloper~mode~(?:is~)?(?:enabled|activated|engaged|on)\b",
+        )
+        .then(format!(r"[^\n]{{0,200}}?{EN_PERSONA_SIGN}")),
         // --- fake headers ---
         rule(
             FAKE_HEADER,
