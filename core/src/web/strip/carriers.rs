@@ -184,6 +184,39 @@ static SCREEN_READER: LazyLock<Regex> = LazyLock::new(|| {
         .expect("the screen-reader pattern is a valid regex")
 });
 
+/// Words one of which every match of [`HIDING`] or [`SCREEN_READER`]
+/// holds: most tags of a page have none, and finding that costs a fraction
+/// of asking the two patterns, which have no literal prefix to skip by.
+static HIDING_WORDS: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
+    aho_corasick::AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .build([
+            "hid", // hidden, hide, aria-hidden, visually-hidden
+            "invisible",
+            "display",
+            "visibility",
+            "font-size",
+            "opacity",
+            "color",
+            "height",
+            "width",
+            "left",
+            "top",
+            "text-indent",
+            "sr-only",
+            "screen-reader-text",
+        ])
+        .expect("fourteen short words fit the automaton's limits")
+});
+
+/// Whether `attributes` may match [`HIDING`] or [`SCREEN_READER`]: `false`
+/// only when neither can. Their `(?i)` is Unicode's (`ſ` matches `s`, the
+/// Kelvin sign `k`), which differs from ASCII case folding only on
+/// non-ASCII text, so such text is left to the patterns.
+fn may_hide(attributes: &str) -> bool {
+    !attributes.is_ascii() || HIDING_WORDS.is_match(attributes)
+}
+
 /// Elements without content: hiding one hides no text.
 const VOID_ELEMENTS: &[&str] = &[
     "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track",
@@ -203,8 +236,9 @@ pub fn hidden_elements(text: &str, tags: &[OpeningTag]) -> Vec<Carrier> {
         }
         let attributes = &text[tag.attributes.clone()];
         // A template's content is never rendered.
-        let hidden = tag.name() == "template" || HIDING.is_match(attributes);
-        let screen_reader = !hidden && SCREEN_READER.is_match(attributes);
+        let may_hide = may_hide(attributes);
+        let hidden = tag.name() == "template" || (may_hide && HIDING.is_match(attributes));
+        let screen_reader = !hidden && may_hide && SCREEN_READER.is_match(attributes);
         if !(hidden || screen_reader)
             || VOID_ELEMENTS.contains(&tag.name())
             || attributes.trim_end().ends_with('/')
@@ -568,6 +602,87 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// An attribute text [`may_hide`] turns away matches neither pattern:
+    /// over generated attribute texts of the patterns' own words, cut,
+    /// cased and joined every way, ASCII and not.
+    #[test]
+    fn attributes_may_hide_turns_away_hide_nothing() {
+        let pieces = [
+            "hidden",
+            "HIDDEN",
+            "hid",
+            "den",
+            "hide",
+            "invisible",
+            "aria-hidden",
+            "=",
+            "\"",
+            "'",
+            " ",
+            "\t",
+            ";",
+            ":",
+            "true",
+            "display",
+            "DISPLAY",
+            "none",
+            "visibility",
+            "viſibility",
+            "collapse",
+            "font-size",
+            "0",
+            ".0",
+            "px",
+            "%",
+            "opacity",
+            "color",
+            "#fff",
+            "white",
+            "rgb(",
+            "255",
+            ",",
+            ")",
+            "height",
+            "max-",
+            "width",
+            "left",
+            "top",
+            "-",
+            "999",
+            "text-indent",
+            "sr-only",
+            "visually-hidden",
+            "screen-reader-text",
+            "class",
+            "style",
+            "id",
+            "href",
+            "/",
+            "x",
+            "\u{212A}",
+            "é",
+            "data-",
+            "title",
+        ];
+        let mut next = crate::xorshift::xorshift(0x004d_1de5);
+        let (mut turned_away, mut matched) = (0, 0);
+        for _ in 0..40_000 {
+            let text: String = (0..1 + next() % 12)
+                .map(|_| pieces[(next() % pieces.len() as u64) as usize])
+                .collect();
+            let matches = HIDING.is_match(&text) || SCREEN_READER.is_match(&text);
+            matched += usize::from(matches);
+            if !may_hide(&text) {
+                turned_away += 1;
+                assert!(!matches, "{text:?} matches, yet may_hide turned it away");
+            }
+        }
+        assert!(
+            turned_away > 1000 && matched > 1000,
+            "too few of each kind: {turned_away} turned away, {matched} matched"
+        );
     }
 
     #[test]

@@ -1,11 +1,15 @@
 //! Each rule's first literals and start assertions (see
 //! `matcher::first_literals`, `matcher::StartLooks`), in rule
-//! order, for the rule table whose sources hash to `SOURCES_HASH`.
+//! order, and the rules asked relaxed first
+//! (`matcher::asked_relaxed_first`), for the rule table whose
+//! sources hash to `SOURCES_HASH`.
 //! Written by `matcher::tests::first_literal_table_is_current`
 //! (`AGENTFENCE_BLESS=1 cargo test -p agentfence --lib first_literal_table`);
 //! do not edit.
 
 pub const SOURCES_HASH: u64 = 0x46176a4ef1d1a442;
+
+pub static RELAXED_FIRST: &[usize] = &[129, 133, 137, 138];
 
 pub static START_LOOKS: &[u8] = &[
     4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 4, 4,

@@ -26,8 +26,8 @@ use regex_automata::hybrid::dfa::{Cache, DFA};
 use regex_automata::nfa::thompson::{self, WhichCaptures};
 use regex_automata::util::pool::Pool;
 use regex_automata::{Anchored, Input, meta};
-use regex_syntax::hir::Look;
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
+use regex_syntax::hir::{Capture, Hir, HirKind, Look, Repetition};
 
 #[path = "first_literals.rs"]
 mod first_literals;
@@ -57,11 +57,35 @@ const DFA_CACHE_CAPACITY: usize = 8 << 20;
 /// does), which made building a rule several times dearer.
 pub struct AnchoredRegex {
     source: String,
-    dfa: Option<DFA>,
-    caches: Option<Pool<Cache, CacheMaker>>,
+    /// The pattern's lazy DFA and its caches (`None` when it cannot serve
+    /// the pattern), built with the regex unless it is asked relaxed
+    /// first, then the first time the relaxed DFA finds a match.
+    exact: OnceLock<Option<LazyDfa>>,
+    /// The pattern with its long counted repetitions unbounded
+    /// ([`relaxed_dfa`]), asked first whether a match starts at all, and
+    /// the longest match of the pattern (if it has a longest), which bounds
+    /// how far it reads.
+    relaxed: Option<(LazyDfa, Option<usize>)>,
     /// Used if the lazy DFA cannot serve the pattern or a search: a
     /// [`meta::Regex`] answers the same, more slowly.
     fallback: OnceLock<meta::Regex>,
+}
+
+/// A lazy DFA and the pool its search caches come from.
+struct LazyDfa {
+    dfa: DFA,
+    caches: Pool<Cache, CacheMaker>,
+}
+
+impl LazyDfa {
+    fn new(dfa: DFA) -> LazyDfa {
+        let maker = dfa.clone();
+        let make: CacheMaker = Box::new(move || maker.create_cache());
+        LazyDfa {
+            dfa,
+            caches: Pool::new(make),
+        }
+    }
 }
 
 type CacheMaker = Box<dyn Fn() -> Cache + Send + Sync>;
@@ -70,25 +94,35 @@ impl AnchoredRegex {
     /// `source` compiled; panics on a pattern that does not compile, which
     /// is a bug in the rule table (`every_rule_compiles` builds them all).
     pub fn new(source: &str) -> AnchoredRegex {
-        let dfa = DFA::builder()
-            .configure(DFA::config().cache_capacity(DFA_CACHE_CAPACITY))
-            .thompson(thompson::Config::new().which_captures(WhichCaptures::None))
-            .build(source)
-            .ok();
-        let caches = dfa.clone().map(|dfa| {
-            let make: CacheMaker = Box::new(move || dfa.create_cache());
-            Pool::new(make)
-        });
         let regex = AnchoredRegex {
             source: source.to_owned(),
-            dfa,
-            caches,
+            exact: OnceLock::from(exact_dfa(source)),
+            relaxed: None,
             fallback: OnceLock::new(),
         };
-        if regex.dfa.is_none() {
+        if regex.exact().is_none() {
             regex.fallback();
         }
         regex
+    }
+
+    /// `source` compiled to be asked relaxed first ([`relaxed_dfa`]),
+    /// falling back to [`AnchoredRegex::new`] if the relaxed pattern does
+    /// not build.
+    pub fn relaxed_first(source: &str) -> AnchoredRegex {
+        match relaxed_dfa(source) {
+            Some((relaxed, longest)) => AnchoredRegex {
+                source: source.to_owned(),
+                exact: OnceLock::new(),
+                relaxed: Some((LazyDfa::new(relaxed), longest)),
+                fallback: OnceLock::new(),
+            },
+            None => AnchoredRegex::new(source),
+        }
+    }
+
+    fn exact(&self) -> Option<&LazyDfa> {
+        self.exact.get_or_init(|| exact_dfa(&self.source)).as_ref()
     }
 
     fn fallback(&self) -> &meta::Regex {
@@ -117,18 +151,39 @@ impl AnchoredRegex {
 
     /// [`AnchoredRegex::end_at`] for many starts: `starts` calls its
     /// argument with each start, and gets that start's end. One cache is
-    /// taken from the pool for all of them (a rule has hundreds of
+    /// taken from each pool for all of them (a rule has hundreds of
     /// candidates on a page, and taking one costs as much as a short
-    /// search).
+    /// search), the exact DFA's only once a start needs it.
     pub fn ends_at<R>(
         &self,
         haystack: &str,
         starts: impl FnOnce(&mut dyn FnMut(usize) -> Option<usize>) -> R,
     ) -> R {
-        let mut cache = self.caches.as_ref().map(Pool::get);
+        let mut relaxed = self
+            .relaxed
+            .as_ref()
+            .map(|(relaxed, longest)| (&relaxed.dfa, relaxed.caches.get(), *longest));
+        let mut exact = None;
         let mut end_at = |start: usize| {
             let input = Input::new(haystack).range(start..).anchored(Anchored::Yes);
-            if let (Some(dfa), Some(cache)) = (&self.dfa, cache.as_mut())
+            // Read no further than the pattern's longest match: unbounded,
+            // the relaxed gap read on to the end of the line from every
+            // candidate (`ignore ignore …` took quadratic time). A pattern
+            // with no longest match reads as far itself. Look-arounds still
+            // see the bytes after the window.
+            if let Some((dfa, cache, longest)) = relaxed.as_mut() {
+                let end = longest.map_or(haystack.len(), |longest| {
+                    haystack.len().min(start.saturating_add(longest))
+                });
+                let window = input.clone().range(start..end).earliest(true);
+                if let Ok(None) = dfa.try_search_fwd(cache, &window) {
+                    return None;
+                }
+            }
+            if exact.is_none() {
+                exact = Some(self.exact().map(|exact| (&exact.dfa, exact.caches.get())));
+            }
+            if let Some(Some((dfa, cache))) = exact.as_mut()
                 && let Ok(found) = dfa.try_search_fwd(cache, &input)
             {
                 return found.map(|half| half.offset());
@@ -138,6 +193,100 @@ impl AnchoredRegex {
                 .map(|half| half.offset())
         };
         starts(&mut end_at)
+    }
+}
+
+/// `source`'s lazy DFA, if one can serve it.
+fn exact_dfa(source: &str) -> Option<LazyDfa> {
+    DFA::builder()
+        .configure(DFA::config().cache_capacity(DFA_CACHE_CAPACITY))
+        .thompson(thompson::Config::new().which_captures(WhichCaptures::None))
+        .build(source)
+        .ok()
+        .map(LazyDfa::new)
+}
+
+/// A counted repetition with a greater bound than this is unbounded in
+/// the relaxed pattern.
+const RELAX_ABOVE: u32 = 8;
+
+/// Patterns whose NFA has more states than this are asked relaxed first:
+/// the four rules that join dozens of languages' word lists by counted
+/// gaps (10,000 to 21,000 states; the next rule has 3,400). A smaller
+/// pattern's lazy DFA keeps its states, and a relaxed search of it would
+/// read on to the end of a line where the pattern gives up after its
+/// bound: asked of every rule, it cost 8% on the Rust docs.
+const RELAX_NFA_STATES: usize = 5_000;
+
+/// `source`'s lazy DFA with every counted repetition of more than
+/// [`RELAX_ABOVE`] made unbounded (`[^\n.!?]{0,30}?` becomes
+/// `[^\n.!?]*?`), if it has one, and the length of `source`'s longest
+/// match, if it has a longest.
+///
+/// Why: a gap counted to 30 chars between two word lists makes a lazy DFA
+/// track, for each count, which words are under way, and a rule joining
+/// dozens of languages' verbs and objects so had more states than its
+/// cache held: on the texts of the injection corpus it was cleared 30
+/// times over and most of a strip went to building states again. The
+/// relaxed pattern has the gap's words and not its counts. It matches
+/// every text the pattern matches (a bound only raised), so where it finds
+/// no match starting at a position neither does the pattern, and the
+/// pattern itself runs only where the relaxed one found one: its answers
+/// are the pattern's.
+fn relaxed_dfa(source: &str) -> Option<(DFA, Option<usize>)> {
+    let hir = regex_syntax::Parser::new().parse(source).ok()?;
+    let longest = hir.properties().maximum_len();
+    let mut changed = false;
+    let relaxed = unbound_long_repetitions(&hir, &mut changed);
+    if !changed {
+        return None;
+    }
+    let nfa = thompson::Compiler::new()
+        .configure(thompson::Config::new().which_captures(WhichCaptures::None))
+        .build_from_hir(&relaxed)
+        .ok()?;
+    let dfa = DFA::builder()
+        .configure(DFA::config().cache_capacity(DFA_CACHE_CAPACITY))
+        .build_from_nfa(nfa)
+        .ok()?;
+    Some((dfa, longest))
+}
+
+/// `hir` with each repetition bounded above [`RELAX_ABOVE`] unbounded;
+/// `changed` is set when there was one.
+fn unbound_long_repetitions(hir: &Hir, changed: &mut bool) -> Hir {
+    match hir.kind() {
+        HirKind::Repetition(repetition) => {
+            let max = match repetition.max {
+                Some(max) if max > RELAX_ABOVE => {
+                    *changed = true;
+                    None
+                }
+                max => max,
+            };
+            Hir::repetition(Repetition {
+                min: repetition.min,
+                max,
+                greedy: repetition.greedy,
+                sub: Box::new(unbound_long_repetitions(&repetition.sub, changed)),
+            })
+        }
+        HirKind::Capture(capture) => Hir::capture(Capture {
+            index: capture.index,
+            name: capture.name.clone(),
+            sub: Box::new(unbound_long_repetitions(&capture.sub, changed)),
+        }),
+        HirKind::Concat(subs) => Hir::concat(
+            subs.iter()
+                .map(|sub| unbound_long_repetitions(sub, changed))
+                .collect(),
+        ),
+        HirKind::Alternation(subs) => Hir::alternation(
+            subs.iter()
+                .map(|sub| unbound_long_repetitions(sub, changed))
+                .collect(),
+        ),
+        _ => hir.clone(),
     }
 }
 
@@ -229,6 +378,8 @@ pub struct RuleSearch {
     starts: Vec<Starts>,
     /// Each rule's [`StartLooks`], tested at a candidate before its search.
     looks: Vec<StartLooks>,
+    /// Whether each rule is asked relaxed first ([`asked_relaxed_first`]).
+    relaxed_first: Vec<bool>,
     /// Every rule's first literals, overlapping.
     prefixes: AhoCorasick,
     /// For each literal of `prefixes`, the rules it may start.
@@ -245,13 +396,22 @@ impl RuleSearch {
         let mut index_of = std::collections::HashMap::<Vec<u8>, usize>::new();
         let stored = stored_literals(sources);
         let mut looks = Vec::with_capacity(sources.len());
+        let relaxed_first = match stored {
+            Some(stored) => (0..sources.len())
+                .map(|rule| stored.relaxed_first.contains(&rule))
+                .collect(),
+            None => sources
+                .iter()
+                .map(|source| asked_relaxed_first(source))
+                .collect(),
+        };
         for (rule, source) in sources.iter().enumerate() {
             regexes.push(OnceLock::new());
             let (firsts, look) = match stored {
-                Some((literals, stored_looks)) => (
-                    literals[rule]
+                Some(stored) => (
+                    stored.literals[rule]
                         .map(|firsts| firsts.iter().map(|literal| literal.to_vec()).collect()),
-                    StartLooks(stored_looks[rule]),
+                    StartLooks(stored.looks[rule]),
                 ),
                 None => first_literals(source),
             };
@@ -281,6 +441,7 @@ impl RuleSearch {
             regexes,
             starts,
             looks,
+            relaxed_first,
             prefixes,
             literal_rules,
         }
@@ -292,6 +453,9 @@ impl RuleSearch {
         self.regexes[rule].get_or_init(|| {
             let source = &self.sources[rule];
             match self.starts[rule] {
+                Starts::Literals if self.relaxed_first[rule] => {
+                    RuleRegex::Anchored(Box::new(AnchoredRegex::relaxed_first(source)))
+                }
                 Starts::Literals => RuleRegex::Anchored(Box::new(AnchoredRegex::new(source))),
                 Starts::Anywhere => {
                     RuleRegex::Whole(meta::Regex::new(source).unwrap_or_else(|error| {
@@ -401,17 +565,38 @@ impl RuleSearch {
     }
 }
 
-/// The first literals `first_literals.rs` stores, one entry a rule, if
-/// that table was written for exactly these sources (else `None`, and they
-/// are extracted): extracting them parses every rule, which cost more than
-/// the rest of building the search.
-type StoredLiterals = (&'static [Option<&'static [&'static [u8]]>], &'static [u8]);
+/// What `first_literals.rs` stores of each rule: its first literals, its
+/// start assertions, and the rules asked relaxed first.
+#[derive(Clone, Copy)]
+struct StoredLiterals {
+    literals: &'static [Option<&'static [&'static [u8]]>],
+    looks: &'static [u8],
+    relaxed_first: &'static [usize],
+}
 
+/// The table `first_literals.rs` stores, if it was written for exactly
+/// these sources (else `None`, and all is worked out from the sources):
+/// extracting literals parses every rule, and telling which are asked
+/// relaxed first compiles them, which cost more than the rest of building
+/// the search.
 fn stored_literals(sources: &[String]) -> Option<StoredLiterals> {
     (sources.len() == first_literals::FIRST_LITERALS.len()
         && sources.len() == first_literals::START_LOOKS.len()
         && sources_hash(sources) == first_literals::SOURCES_HASH)
-        .then_some((first_literals::FIRST_LITERALS, first_literals::START_LOOKS))
+        .then_some(StoredLiterals {
+            literals: first_literals::FIRST_LITERALS,
+            looks: first_literals::START_LOOKS,
+            relaxed_first: first_literals::RELAXED_FIRST,
+        })
+}
+
+/// Whether `source` is asked relaxed first: its NFA has more than
+/// [`RELAX_NFA_STATES`] states.
+fn asked_relaxed_first(source: &str) -> bool {
+    thompson::Compiler::new()
+        .configure(thompson::Config::new().which_captures(WhichCaptures::None))
+        .build(source)
+        .is_ok_and(|nfa| nfa.states().len() > RELAX_NFA_STATES)
 }
 
 /// FNV-1a over the sources, each ended by a zero byte: which rule table a
@@ -564,6 +749,72 @@ mod tests {
         );
     }
 
+    /// A rule asked relaxed first ends each match where the pattern alone
+    /// does: on the view of every text of the injection corpus (every
+    /// language the rules spell, attacks and near misses), at every start
+    /// the literal pass gives the rule, and at every word start.
+    #[test]
+    fn relaxed_first_answers_as_the_pattern() {
+        let sources = rule_sources();
+        let corpus = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/injection");
+        let mut texts = Vec::new();
+        for entry in std::fs::read_dir(corpus).expect("corpus/injection is in the repository") {
+            let path = entry.expect("a readable folder entry").path();
+            if path.extension().is_some_and(|ext| ext == "jsonl") {
+                let rows = std::fs::read_to_string(&path).expect("a readable corpus file");
+                for line in rows.lines() {
+                    let row: serde_json::Value =
+                        serde_json::from_str(line).expect("a corpus row is JSON");
+                    if let Some(text) = row["text"].as_str() {
+                        texts.push(super::super::normalize::normalize(text).text);
+                    }
+                }
+            }
+        }
+        assert!(texts.len() > 3000, "only {} corpus texts", texts.len());
+        let relaxed: Vec<usize> = (0..sources.len())
+            .filter(|&rule| asked_relaxed_first(&sources[rule]))
+            .collect();
+        assert!(!relaxed.is_empty(), "no rule is asked relaxed first");
+        let (mut asked, mut matched) = (0, 0);
+        for rule in relaxed {
+            let first = AnchoredRegex::relaxed_first(&sources[rule]);
+            let exact = AnchoredRegex::new(&sources[rule]);
+            assert!(first.relaxed.is_some(), "rule {rule} has no relaxed DFA");
+            let (Some(literals), _) = first_literals(&sources[rule]) else {
+                panic!("rule {rule} has no first literals");
+            };
+            let starts_of = AhoCorasick::new(&literals).expect("a rule's literals build");
+            for text in &texts {
+                let bytes = text.as_bytes();
+                let mut starts: Vec<usize> = starts_of
+                    .find_overlapping_iter(text.as_str())
+                    .map(|hit| hit.start())
+                    .chain((0..bytes.len()).filter(|&at| {
+                        text.is_char_boundary(at)
+                            && (at == 0 || !bytes[at - 1].is_ascii_alphanumeric())
+                    }))
+                    .collect();
+                starts.sort_unstable();
+                starts.dedup();
+                for start in starts {
+                    let end = first.end_at(text, start);
+                    assert_eq!(
+                        end,
+                        exact.end_at(text, start),
+                        "rule {rule} at {start} of {text:?}"
+                    );
+                    asked += 1;
+                    matched += usize::from(end.is_some());
+                }
+            }
+        }
+        assert!(
+            matched > 50 && asked > 100_000,
+            "{matched} matches in {asked} starts: the corpus no longer reaches these rules"
+        );
+    }
+
     /// `first_literals.rs` holds what extraction gives for today's rules,
     /// and is used: a stale table would only be ignored (and the rules'
     /// literals extracted at every start), so this test names it. Rewrite
@@ -583,9 +834,13 @@ mod tests {
             .iter()
             .map(|firsts| firsts.map(|firsts| firsts.iter().map(|l| l.to_vec()).collect()))
             .collect();
+        let relaxed: Vec<usize> = (0..sources.len())
+            .filter(|&rule| asked_relaxed_first(&sources[rule]))
+            .collect();
         let hash = sources_hash(&sources);
         if stored == extracted
             && looks == first_literals::START_LOOKS
+            && relaxed == first_literals::RELAXED_FIRST
             && hash == first_literals::SOURCES_HASH
         {
             assert!(
@@ -599,7 +854,7 @@ mod tests {
             "/src/web/strip/first_literals.rs"
         );
         if std::env::var_os("AGENTFENCE_BLESS").is_some() {
-            std::fs::write(path, render_table(hash, &extracted, &looks))
+            std::fs::write(path, render_table(hash, &extracted, &looks, &relaxed))
                 .expect("first_literals.rs is writable");
             return;
         }
@@ -608,16 +863,28 @@ mod tests {
         );
     }
 
-    fn render_table(hash: u64, rules: &[Option<Vec<Vec<u8>>>], looks: &[u8]) -> String {
+    fn render_table(
+        hash: u64,
+        rules: &[Option<Vec<Vec<u8>>>],
+        looks: &[u8],
+        relaxed: &[usize],
+    ) -> String {
         let mut out = String::from(
             "//! Each rule's first literals and start assertions (see\n\
              //! `matcher::first_literals`, `matcher::StartLooks`), in rule\n\
-             //! order, for the rule table whose sources hash to `SOURCES_HASH`.\n\
+             //! order, and the rules asked relaxed first\n\
+             //! (`matcher::asked_relaxed_first`), for the rule table whose\n\
+             //! sources hash to `SOURCES_HASH`.\n\
              //! Written by `matcher::tests::first_literal_table_is_current`\n\
              //! (`AGENTFENCE_BLESS=1 cargo test -p agentfence --lib first_literal_table`);\n\
              //! do not edit.\n\n",
         );
         out.push_str(&format!("pub const SOURCES_HASH: u64 = {hash:#018x};\n\n"));
+        let relaxed: Vec<String> = relaxed.iter().map(usize::to_string).collect();
+        out.push_str(&format!(
+            "pub static RELAXED_FIRST: &[usize] = &[{}];\n\n",
+            relaxed.join(", ")
+        ));
         out.push_str("pub static START_LOOKS: &[u8] = &[\n");
         for chunk in looks.chunks(16) {
             let row: Vec<String> = chunk.iter().map(u8::to_string).collect();
