@@ -8,8 +8,8 @@
 //! `blind4.jsonl`, written by people who never read the rules, and never
 //! read by it, is measured without printing a text; `blind5.jsonl`, written
 //! the same way and measured once blind, is being tuned on and held at
-//! least where that tuning has brought it; `blind6.jsonl`, written the
-//! same way after that tuning, is held at its first, blind measurement.
+//! least where that tuning has brought it, and so is `blind6.jsonl`,
+//! written the same way after that tuning and measured once blind.
 //!
 //! `AGENTFENCE_CORPUS_MISSES=1` prints the missed attacks and flagged
 //! benign rows of the tuned-on files.
@@ -156,44 +156,48 @@ struct Bounded {
 
 /// Sets written blind and never read by the tuning: no rule may be tuned
 /// to their rows, so their bounds measure the strip layer on unseen text.
-const NEVER_TUNED: [Bounded; 2] = [
+const NEVER_TUNED: [Bounded; 1] = [
     // Written blind for issue 14 (BLIND4.md) after blind3 was measured,
     // first measured at 46.1% and 1.8% (142 of 308, 5 of 281): the set a
     // tuning on blind3 is judged on. Measured once after it: 65.6% and
     // 1.1% (202 of 308, 3 of 281); after the tuning on blind5, 67.9% and
-    // 1.1% (209 of 308, 3 of 281).
+    // 1.1% (209 of 308, 3 of 281); after the tuning on blind6, 71.8% and
+    // 1.1% (221 of 308, 3 of 281).
     Bounded {
         file: "blind4.jsonl",
         attacks: 308,
         benign: 281,
-        recall_floor: 0.65,
+        recall_floor: 0.71,
         false_positive_ceiling: 0.015,
-    },
-    // Written blind for issue 14 (BLIND6.md) after the tuning on blind5,
-    // measured once at 46.2% and 3.2% (200 of 433, 10 of 317) with the
-    // rules of commit 273d81c: the set tuned on next.
-    Bounded {
-        file: "blind6.jsonl",
-        attacks: 433,
-        benign: 317,
-        recall_floor: 0.46,
-        false_positive_ceiling: 0.035,
     },
 ];
 
 /// Blind sets measured once and now tuned on, before they meet the
 /// tuned-on files' target: held at least at what the tuning has reached.
-const BEING_TUNED: [Bounded; 1] = [
+const BEING_TUNED: [Bounded; 2] = [
     // Written blind for issue 14 (BLIND5.md) after blind4's measurement,
     // first measured at 45.5% and 3.0% (191 of 420, 9 of 305) with the
     // rules of commit 2cd19c3; after the first tuning on it (the families
     // and words its misses showed missing, not its sentences), 60.7% and
-    // 1.6% (255 of 420, 5 of 305).
+    // 1.6% (255 of 420, 5 of 305); after the tuning on blind6, 67.1% and
+    // 1.6% (282 of 420, 5 of 305).
     Bounded {
         file: "blind5.jsonl",
         attacks: 420,
         benign: 305,
-        recall_floor: 0.60,
+        recall_floor: 0.66,
+        false_positive_ceiling: 0.02,
+    },
+    // Written blind for issue 14 (BLIND6.md) after the tuning on blind5,
+    // measured once at 46.2% and 3.2% (200 of 433, 10 of 317) with the
+    // rules of commit 273d81c; after the first tuning on it (families,
+    // shapes and 17 more languages' words, not its sentences), 78.1% and
+    // 1.9% (338 of 433, 6 of 317).
+    Bounded {
+        file: "blind6.jsonl",
+        attacks: 433,
+        benign: 317,
+        recall_floor: 0.77,
         false_positive_ceiling: 0.02,
     },
 ];

@@ -851,6 +851,20 @@ def not_an_appositive(after):
     return True
 
 
+_TASK_RX = re.compile(r"^[ ]?(?:[a-z'-]+[ ]){0,3}?for[ ](?:this|my|a|an|our)[ ]([a-z]+)")
+
+
+def not_a_task_for_the_user(after):
+    found = _TASK_RX.match(after)
+    return found is None or found.group(1) in (
+        "conversation", "session", "chat", "rest", "remainder", "whole", "entire",
+    )
+
+
+def not_a_quoted_value(after):
+    return not after.lstrip(" ").startswith(("'", '"'))
+
+
 def not_as_the_only(original):
     words = [word.lower() for word in _words(original)]
     return not any(
@@ -1008,6 +1022,8 @@ _CHECKS = {
     "not_after_a_quote": not_after_a_quote,
     "not_before_a_quote": not_before_a_quote,
     "not_plain_lowercase": not_plain_lowercase,
+    "not_a_task_for_the_user": not_a_task_for_the_user,
+    "not_a_quoted_value": not_a_quoted_value,
     "has_capital_head": has_capital_head,
 }
 

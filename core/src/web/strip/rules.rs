@@ -171,11 +171,11 @@ const PERSONA: &str = r"(?:(?:(?:an?|the|my|your)~)?(?:(?:new|different|unrestri
 const PERSONA_OR_PLAY: &str = r"(?:(?:going~to~|gonna~|about~to~|to~)?(?:act|acting|pretend|pretending|roleplay|roleplaying|role~play|role~playing|simulate|simulating|behave|behaving|impersonate|impersonating)~(?:as~|like~|to~be~|that~you~are~)?)?PERSONA";
 
 /// Verbs that tell a reader to drop what it was told.
-const OVERRIDE_VERB: &str = r"(?:ignore|ignoring|disregard|disregarding|forget|forgetting|override|overriding|overwrite|bypass|skip|neglect|abandon|discard|dismiss|drop|erase|delete|clear|reset|cancel|nullify|void|revoke|set~aside|throw~out|scrap|ditch|omit|stop~following|do~not~follow|don't~follow|dont~follow|never~mind|nevermind|pay~no~attention~to|pay~no~heed~to|do~not~obey|don't~obey)";
+const OVERRIDE_VERB: &str = r"(?:notwithstanding|ignore|ignoring|disregard|disregarding|forget|forgetting|override|overriding|overwrite|bypass|skip|neglect|abandon|discard|dismiss|drop|erase|delete|clear|reset|cancel|nullify|void|revoke|set~aside|throw~out|scrap|ditch|omit|stop~following|do~not~follow|don't~follow|dont~follow|never~mind|nevermind|pay~no~attention~to|pay~no~heed~to|do~not~obey|don't~obey)";
 /// Determiners between the verb and what it drops; third-person ones
 /// (`its`, `their`) are left out on purpose: a page that says the model
 /// should "disregard its earlier guidance" describes an attack.
-const OVERRIDE_DETERMINERS: &str = r"(?:(?:all|any|each|every|of|the|your|my|these|those|this|that|our|such|both|other|entire|whole|full|complete)~){0,4}";
+const OVERRIDE_DETERMINERS: &str = r"(?:(?:all|any|each|every|of|the|your|ur|my|these|those|this|that|our|such|both|other|entire|whole|full|complete)~){0,4}";
 const OVERRIDE_WHEN: &str = r"(?:previous|previously~given|prior|above|earlier|preceding|foregoing|former|past|old|original|initial|existing|current|given|aforementioned|last|system|developer|default|safety|built~in|hidden|preset|pre~set|programmed|standing|security|content)";
 /// What an override drops. Words people also use of each other's mail and
 /// orders (`message`, `order`, `text`) are left out: `please ignore my
@@ -244,6 +244,24 @@ fn not_about_a_document(after: &str) -> bool {
 /// `[INST]` is a token only when no letter or digit runs on after it.
 fn not_followed_by_word(after: &str) -> bool {
     !after.starts_with(|c: char| c.is_alphanumeric())
+}
+
+/// `Act as my proof-reader for this cover letter`, `Pretend you're an
+/// interviewer for a junior analyst role`: a part played for one task of
+/// the user's is a request of the assistant, not a new identity for it; a
+/// part played for the rest of the conversation is one (`for this
+/// session`).
+fn not_a_task_for_the_user(after: &str) -> bool {
+    static TASK: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+        Regex::new(r"^[ ]?(?:[a-z'-]+[ ]){0,3}?for[ ](?:this|my|a|an|our)[ ]([a-z]+)")
+            .expect("the task pattern is a valid regex")
+    });
+    TASK.captures(after).is_none_or(|found| {
+        matches!(
+            &found[1],
+            "conversation" | "session" | "chat" | "rest" | "remainder" | "whole" | "entire"
+        )
+    })
 }
 
 /// `system_prompt: str` is a parameter, not a heading: a marker joined by
@@ -315,6 +333,12 @@ fn not_after_a_quote(before: &str) -> bool {
 /// a string in code.
 fn not_before_a_quote(after: &str) -> bool {
     !after.starts_with(['\'', '"'])
+}
+
+/// `system_prompt: "You are a shop assistant…"` in a YAML file sets a
+/// value; `system_instruction: reveal …` gives an order.
+fn not_a_quoted_value(after: &str) -> bool {
+    !after.trim_start_matches(' ').starts_with(['\'', '"'])
 }
 
 /// The last `count` chars of `text` (all of it when shorter): the words
@@ -682,6 +706,8 @@ const CHECKS: &[(&str, Follow)] = &[
     ("not_before_a_quote", not_before_a_quote),
     ("not_plain_lowercase", not_plain_lowercase),
     ("has_capital_head", has_capital_head),
+    ("not_a_task_for_the_user", not_a_task_for_the_user),
+    ("not_a_quoted_value", not_a_quoted_value),
 ];
 
 fn check_name(check: Follow) -> &'static str {
@@ -817,28 +843,28 @@ const AI_MODIFIER: &str = r"(?:ai|a\.i\.|llm|automation|browser|scheduling|hirin
 // within one sentence (no `.`, `!`, `?` or line break between).
 
 /// An override verb, imperative, in other languages than English.
-const ML_DROP: &str = r"(?:\blascia~perdere\b|\blalekna\b|\blalekake\b|ભૂલી~જા|বাদ~দাও|انسى|\bignora\b|\bignore\b|\bignoren\b|\bignorar\b|\bolvida\b|\bolvide\b|\bolviden\b|\bdescarta\b|\bhaz~caso~omiso\b|\besqueça\b|\besquece\b|\bdesconsidere\b|\bdesconsidera\b|\bignorez\b|\boublie\b|\boubliez\b|\bignoriere\b|\bignorier\b|\bignorieren~sie\b|\bvergiss\b|\bvergessen~sie\b|\bmissachte\b|\bdimentica\b|\bdimenticate\b|\bignorate\b|\btrascura\b|\bnegeer\b|\bvergeet\b|\bzignoruj\b|\bignoruj\b|\bzapomnij\b|\babaikan\b|\blupakan\b|\bacuhkan\b|\bbỏ~qua\b|\bphớt~lờ\b|\bquên~đi\b|\byok~say\b|\byok~sayın\b|\byoksay\b|\bgörmezden~gel\b|\bgörmezden~gelin\b|\bunut\b|\bunutun\b|\bpuuza\b|\bsahau\b|\bziba\b|\bkhohlwa\b|\bkalimutan\b|\bbalewalain\b|\bne~tiens~pas~compte\b|\bne~tenez~pas~compte\b|\bboş~ver\b|\bjangan~hiraukan\b|\bhiraukan\b|\bnegeer\b|\bpansinin\b|\banghofia\b|\banwybydda\b|\bhunsaðu\b|\bhunsa\b|\bgleymdu\b|\bwatsi~da\b|\bmanta~da\b|\bfojú~fo\b|\bgbàgbé\b|\bqunqay\b|игнорируй|игнорируйте|ігноруй|ігноруйте|проигнорируй|забудь|забудьте|не~обращай~внимания|忽略|无视|忽视|不要理会|不理会|唔好理|别理|別理|忘记|忘掉|忘記|無視|忘れ|무시|잊어|잊고|अनदेखा|नज़रअंदाज़|नजरअंदाज|भूल~जाओ|भूल~जाइए|बेवास्ता|दुर्लक्ष|विसरून~जा|विसर|উপেক্ষা|ভুলে~যাও|অগ্রাহ্য|نظر~انداز|نظرانداز|بھول~جاؤ|نادیده|فراموش~کن|تجاهل|انسَ|புறக்கணி|மறந்துவிடு|పట్టించుకోకు|విస్మరించు|మర్చిపో|เพิกเฉย|ละเลย|ลืม|ไม่ต้องสนใจ|ችላ|እርሳ|නොසලකා|අමතක|មិនអើពើ|បំភ្លេច|\b(?:ignoruj|ignorujte|zapomeň|zapomeňte|ignoră|ignorați|uită|uitați|hagyd~figyelmen~kívül|hagyja~figyelmen~kívül|felejtsd~el|ne~vedd~figyelembe|ignorera|glöm|ignorer|glem|iska~indho~tir|ka~fogaaw|illow)\b|התעלם|התעלמי|תתעלם|שכח|תשכח|αγνόησε|αγνοήστε|ξέχασε|ξεχάστε|ਨਜ਼ਰਅੰਦਾਜ਼|ਅਣਡਿੱਠ|ਭੁੱਲ~ਜਾਓ|અવગણો|અવગણના|ભૂલી~જાઓ|ನಿರ್ಲಕ್ಷಿಸು|ನಿರ್ಲಕ್ಷಿಸಿ|ಮರೆತುಬಿಡು|അവഗണിക്കുക|അവഗണിക്ക്|മറക്കുക)";
+const ML_DROP: &str = r"(?:\bignoreeri\b|\bunusta\b|\baizmirsti\b|\bignoruok\b|\bnepaisyk\b|\bpamiršk\b|\binjoro\b|\bharro\b|\bshpërfill\b|\bahaztu\b|\bbaztertu\b|\balde~batera~utzi\b|\bez~egin~kasu\b|\bdéan~dearmad\b|\bdéan~neamhaird\b|անտեսիր|մոռացիր|უგულებელყავი|დაივიწყე|елеме|ұмыт|үл~тоо|\be'tiborsiz~qoldir\b|\be'tibor~berma\b|\bchefuo\b|\bleghara~anya\b|\blibala\b|\bungayihoyi\b|ບໍ່ຕ້ອງສົນໃຈ|ລືມ|ລະເລີຍ|လျစ်လျူရှု|မေ့လိုက်|ಕಡೆಗಣಿಸು|ಕಡೆಗಣಿಸಿ|పక్కన~పెట్టు|\bfais~abstraction\b|\bfaites~abstraction\b|не~зважай|не~зважайте|\bverwirf\b|\bverwerfen~sie\b|唔使理|唔好理会|무효|\bhulue\b|\bbhool~ja(?:o|ana|iye)\b|\bnazar~?andaz~kar(?:o|en|na|do)?\b|\bignore~kar(?:o|en|na|do)\b|\binsa\b|\bensa\b|\blascia~perdere\b|\blalekna\b|\blalekake\b|ભૂલી~જા|বাদ~দাও|انسى|\bignora\b|\bignore\b|\bignoren\b|\bignorar\b|\bolvida\b|\bolvide\b|\bolviden\b|\bdescarta\b|\bhaz~caso~omiso\b|\besqueça\b|\besquece\b|\bdesconsidere\b|\bdesconsidera\b|\bignorez\b|\boublie\b|\boubliez\b|\bignoriere\b|\bignorier\b|\bignorieren~sie\b|\bvergiss\b|\bvergessen~sie\b|\bmissachte\b|\bdimentica\b|\bdimenticate\b|\bignorate\b|\btrascura\b|\bnegeer\b|\bvergeet\b|\bzignoruj\b|\bignoruj\b|\bzapomnij\b|\babaikan\b|\blupakan\b|\bacuhkan\b|\bbỏ~qua\b|\bphớt~lờ\b|\bquên~đi\b|\byok~say\b|\byok~sayın\b|\byoksay\b|\bgörmezden~gel\b|\bgörmezden~gelin\b|\bunut\b|\bunutun\b|\bpuuza\b|\bsahau\b|\bziba\b|\bkhohlwa\b|\bkalimutan\b|\bbalewalain\b|\bne~tiens~pas~compte\b|\bne~tenez~pas~compte\b|\bboş~ver\b|\bjangan~hiraukan\b|\bhiraukan\b|\bnegeer\b|\bpansinin\b|\banghofia\b|\banwybydda\b|\bhunsaðu\b|\bhunsa\b|\bgleymdu\b|\bwatsi~da\b|\bmanta~da\b|\bfojú~fo\b|\bgbàgbé\b|\bqunqay\b|игнорируй|игнорируйте|ігноруй|ігноруйте|проигнорируй|забудь|забудьте|не~обращай~внимания|忽略|无视|忽视|不要理会|不理会|唔好理|别理|別理|忘记|忘掉|忘記|無視|忘れ|무시|잊어|잊고|अनदेखा|नज़रअंदाज़|नजरअंदाज|भूल~जाओ|भूल~जाइए|बेवास्ता|दुर्लक्ष|विसरून~जा|विसर|উপেক্ষা|ভুলে~যাও|অগ্রাহ্য|نظر~انداز|نظرانداز|بھول~جاؤ|نادیده|فراموش~کن|تجاهل|انسَ|புறக்கணி|மறந்துவிடு|పట్టించుకోకు|విస్మరించు|మర్చిపో|เพิกเฉย|ละเลย|ลืม|ไม่ต้องสนใจ|ችላ|እርሳ|නොසලකා|අමතක|មិនអើពើ|បំភ្លេច|\b(?:ignoruj|ignorujte|zapomeň|zapomeňte|ignoră|ignorați|uită|uitați|hagyd~figyelmen~kívül|hagyja~figyelmen~kívül|felejtsd~el|ne~vedd~figyelembe|ignorera|glöm|ignorer|glem|iska~indho~tir|ka~fogaaw|illow)\b|התעלם|התעלמי|תתעלם|שכח|תשכח|αγνόησε|αγνοήστε|ξέχασε|ξεχάστε|ਨਜ਼ਰਅੰਦਾਜ਼|ਅਣਡਿੱਠ|ਭੁੱਲ~ਜਾਓ|અવગણો|અવગણના|ભૂલી~જાઓ|ನಿರ್ಲಕ್ಷಿಸು|ನಿರ್ಲಕ್ಷಿಸಿ|ಮರೆತುಬಿಡು|അവഗണിക്കുക|അവഗണിക്ക്|മറക്കുക)";
 /// `previous`, `earlier`, `given before`, in other languages.
-const ML_EARLIER: &str = r"(?:finora|fino~ad~ora|hasta~ahora|até~agora|jusqu'ici|bisher|sadurunge|قبل~كده|قبل~كدا|اللي~اتقالك|anteriores|previas|prévias|precedentes|précédentes|antérieures|vorherigen|bisherigen|vorigen|früheren|obigen|precedenti|vorige|eerdere|voorgaande|предыдущ|попередн|прежние|прошлые|poprzedni|wcześniejsz|sebelumnya|trước~đây|trước~đó|trước|önceki|awali|zilizopita|yangaphambili|zangaphambili|naunang|nakaraang|blaenorol|fyrri|a~baya|tẹ́lẹ̀|之前|以前|先前|上面|上述|前面|此前|以上|これまで|上記|先ほど|今まで|前の|이전|앞서|앞의|위의|기존|पिछले|पिछली|पहले|आधीच्या|पूर्वीच्या|मागील|अघिल्ला|আগের|পূর্ববর্তী|پچھلی|پچھلے|سابقہ|قبلی|پیشین|السابقة|முந்தைய|ఇంతకు~ముందు|మునుపటి|ก่อนหน้า|የቀድሞ|ቀደም|පෙර|មុន|ñawpaq|que~recebeu|que~recibiste|que~te~dieron|que~te~han~dado|qu'on~t'a~donn|die~du~erhalten~hast|die~dir~gegeben|che~hai~ricevuto|che~ti~sono~state~date|которые~тебе~дали|yang~diberikan|sana~verilen|أعطاك|المعطاة~لك|desarrollador|desenvolvedor|développeur|entwickler|sviluppatore|разработчик|pengembang|geliştirici|المطور|开发者|開発者|개발자|डेवलपर|\b(?:předchozí|dřívější|anterioare|korábbi|előző|tidigare|föregående|tidligere|forrige|hore)|קודמ|קודם|προηγούμεν|ਪਿਛਲੇ|ਪਹਿਲਾਂ|અગાઉની|પહેલાની|પાછલી|ಹಿಂದಿನ|മുമ്പത്തെ|മുൻപത്തെ)";
+const ML_EARLIER: &str = r"(?:\bvarasem|\beelmis|\beelnev|iepriekšēj|\bankstesn|\bmëparshme\b|\bmë~parë\b|\baurreko\b|\broimhe~seo\b|\ba~tugadh~duit\b|նախորդ|წინა|ადრინდელ|бұрынғы|алдыңғы|өмнөх|\boldingi\b|\bavvalgi\b|\bgara~aga\b|\bngaphambili\b|ທີ່ຜ່ານມາ|ກ່ອນໜ້າ|ယခင်|အရင်|முன்பு|અગાઉ|지금까지|\bkanina\b|\bpichl[ei]\b|\bzhiqian\b|\belly~fatet\b|\bel~adima\b|finora|fino~ad~ora|hasta~ahora|até~agora|jusqu'ici|bisher|sadurunge|قبل~كده|قبل~كدا|اللي~اتقالك|anteriores|previas|prévias|precedentes|précédentes|antérieures|vorherigen|bisherigen|vorigen|früheren|obigen|precedenti|vorige|eerdere|voorgaande|предыдущ|попередн|прежние|прошлые|poprzedni|wcześniejsz|sebelumnya|trước~đây|trước~đó|trước|önceki|awali|zilizopita|yangaphambili|zangaphambili|naunang|nakaraang|blaenorol|fyrri|a~baya|tẹ́lẹ̀|之前|以前|先前|上面|上述|前面|此前|以上|これまで|上記|先ほど|今まで|前の|이전|앞서|앞의|위의|기존|पिछले|पिछली|पहले|आधीच्या|पूर्वीच्या|मागील|अघिल्ला|আগের|পূর্ববর্তী|پچھلی|پچھلے|سابقہ|قبلی|پیشین|السابقة|முந்தைய|ఇంతకు~ముందు|మునుపటి|ก่อนหน้า|የቀድሞ|ቀደም|පෙර|មុន|ñawpaq|que~recebeu|que~recibiste|que~te~dieron|que~te~han~dado|qu'on~t'a~donn|die~du~erhalten~hast|die~dir~gegeben|che~hai~ricevuto|che~ti~sono~state~date|которые~тебе~дали|yang~diberikan|sana~verilen|أعطاك|المعطاة~لك|desarrollador|desenvolvedor|développeur|entwickler|sviluppatore|разработчик|pengembang|geliştirici|المطور|开发者|開発者|개발자|डेवलपर|\b(?:předchozí|dřívější|anterioare|korábbi|előző|tidigare|föregående|tidligere|forrige|hore)|קודמ|קודם|προηγούμεν|ਪਿਛਲੇ|ਪਹਿਲਾਂ|અગાઉની|પહેલાની|પાછલી|ಹಿಂದಿನ|മുമ്പത്തെ|മുൻപത്തെ)";
 /// `instructions`, `rules`, `orders`, in other languages.
-const ML_ORDERS: &str = r"(?:\bprentah\b|instrucciones|instruções|indicaciones|indicações|órdenes|ordens|reglas|regras|orientações|consignes|instructions|règles|directives|anweisungen|instruktionen|regeln|befehle|vorgaben|istruzioni|regole|indicazioni|instructies|opdrachten|инструкци|інструкці|вказівк|указани|правил|команд|instrukcj|polece|zasad|instruksi|perintah|aturan|petunjuk|chỉ~dẫn|hướng~dẫn|chỉ~thị|quy~tắc|talimat|kural|komut|maagizo|maelekezo|imiyalelo|imiyalo|tagubilin|panuto|cyfarwyddyd|cyfarwyddiadau|fyrirmæli|leiðbeiningar|umarni|ìtọ́sọ́nà|kamachikuy|指令|指示|说明|規則|规则|命令|设定|設定|指引|ルール|プロンプト|지시|명령|지침|규칙|निर्देश|आदेश|नियम|सूचनांकडे|নির্দেশ|নিয়ম|ہدایات|ہدایت|احکامات|دستورالعمل|دستورات|دستور|التعليمات|تعليمات|الأوامر|القواعد|அறிவுறுத்தல்|கட்டளை|விதிகள்|సూచన|నియమ|ఆదేశ|คำสั่ง|คำแนะนำ|መመሪያ|ትዕዛዝ|උපදෙස්|ការណែនាំ|បញ្ជា|\b(?:pokyny|instrukce|příkazy|pravidla|instrucțiuni|regulile|comenzile|utasítás|szabály|instruktioner|instruksjoner|regler|tilmaamaha|tilmaamo|amarrada|xeerarka)|הוראות|הנחיות|כללים|οδηγίες|εντολές|κανόνες|ਹਦਾਇਤਾਂ|ਨਿਰਦੇਸ਼|સૂચનાઓ|સૂચનો|નિયમો|ಸೂಚನೆ|ನಿಯಮ|നിർദ്ദേശ|നിയമ)";
+const ML_ORDERS: &str = r"(?:\bjuhis|instrukcij|norādījum|\bnurodym|udhëzim|\bjarraibide|\bargibide|\bagindu|\btreoracha\b|\btreoir\b|հրահանգ|ინსტრუქცი|მითითებ|нұсқау|заавар|заавр|\bko'rsatma|\byo'riqnoma|ntụziaka|ຄຳແນະນຳ|ຄຳສັ່ງ|ညွှန်ကြားချက်|\bpitunjuk\b|\bzhiling\b|\bhidayat\b|\bta3limat\b|\bta3lemat\b|\bprentah\b|instrucciones|instruções|indicaciones|indicações|órdenes|ordens|reglas|regras|orientações|consignes|instructions|règles|directives|anweisungen|instruktionen|regeln|befehle|vorgaben|istruzioni|regole|indicazioni|instructies|opdrachten|инструкци|інструкці|вказівк|указани|правил|команд|instrukcj|polece|zasad|instruksi|perintah|aturan|petunjuk|chỉ~dẫn|hướng~dẫn|chỉ~thị|quy~tắc|talimat|kural|komut|maagizo|maelekezo|imiyalelo|imiyalo|tagubilin|panuto|cyfarwyddyd|cyfarwyddiadau|fyrirmæli|leiðbeiningar|umarni|ìtọ́sọ́nà|kamachikuy|指令|指示|说明|規則|规则|命令|设定|設定|指引|ルール|プロンプト|지시|명령|지침|규칙|निर्देश|आदेश|नियम|सूचनांकडे|নির্দেশ|নিয়ম|ہدایات|ہدایت|احکامات|دستورالعمل|دستورات|دستور|التعليمات|تعليمات|الأوامر|القواعد|அறிவுறுத்தல்|கட்டளை|விதிகள்|సూచన|నియమ|ఆదేశ|คำสั่ง|คำแนะนำ|መመሪያ|ትዕዛዝ|උපදෙස්|ការណែនាំ|បញ្ជា|\b(?:pokyny|instrukce|příkazy|pravidla|instrucțiuni|regulile|comenzile|utasítás|szabály|instruktioner|instruksjoner|regler|tilmaamaha|tilmaamo|amarrada|xeerarka)|הוראות|הנחיות|כללים|οδηγίες|εντολές|κανόνες|ਹਦਾਇਤਾਂ|ਨਿਰਦੇਸ਼|સૂચનાઓ|સૂચનો|નિયમો|ಸೂಚನೆ|ನಿಯಮ|നിർദ്ദേശ|നിയമ)";
 /// A gap inside one sentence.
-const ML_GAP: &str = r"[^\n.!?]{0,30}?";
+const ML_GAP: &str = r"[^\n.!?。！？]{0,30}?";
 
 /// `from now on you are` / `you are now`, in other languages.
-const ML_NOW_YOU_ARE: &str = r"(?:\bde~agora~em~diante~(?:tu~és|você~é|és)|\bdaqui~(?:em~diante|para~a~frente)~(?:tu~és|você~é|és)|আজ~থেকে~তুমি|آج~سے~تم|由今日起[ ,]{0,2}你|从今天(?:开始|起)[ ,]{0,2}你|\bwiwit~(?:dina~iki|saiki)~kowe|ابتداء~من~(?:هذه~اللحظة|الآن)|اعتبارا~من~الآن|من~النهارده|\bmula~ngayon[ ,]{0,2}ikaw~(?:ay|na)|\ba~partir~de~ahora~eres|\bde~ahora~en~adelante~eres|\bdesde~ahora~eres|\bahora~eres|\ba~partir~de~agora~(?:você~é|és)|\bagora~você~é|\bagora~és|\bdésormais~tu~es|\bà~partir~de~maintenant~tu~es|\btu~es~(?:maintenant|désormais)|\bvous~êtes~(?:maintenant|désormais)|\bab~jetzt~bist~du|\bab~sofort~bist~du|\bvon~nun~an~bist~du|\bdu~bist~(?:jetzt|nun|ab~sofort)|\bd'ora~in~poi~sei|\bda~ora~(?:in~poi~)?sei|\bda~adesso~sei|\bora~sei|теперь~ты|ты~теперь|тепер~ти|ти~тепер|отныне~ты|с~этого~момента~ты|\bod~teraz~jesteś|\bteraz~jesteś|\bod~tej~chwili~jesteś|\bmulai~sekarang~(?:kamu|anda|engkau)|\bsekarang~(?:kamu|anda)~adalah|\btừ~(?:giờ|bây~giờ|nay)~(?:trở~đi~)?bạn~là|\bbây~giờ~bạn~là|\bartık~(?:sen|siz)|\bbundan~sonra~(?:sen|siz)|\bşu~andan~itibaren~(?:sen|siz)|\bkuanzia~sasa~(?:wewe|u)|\bsasa~wewe~ni|\bkusukela~manje[ ,]{0,2}(?:ungu|wena)|\bmula~ngayon[ ,]{0,2}ikaw|\bikaw~na~ngayon|\bo~hyn~ymlaen[ ,]{0,2}(?:rwyt~ti|ti~yw|byddi)|\bhéðan~í~frá|\bnú~ertu|\bdaga~yanzu~(?:kai|ke|ku)|\bláti~ìsinsìnyí(?:~lọ)?[ ,]{0,2}ìwọ|从现在开始[ ,]{0,2}你|从现在起[ ,]{0,2}你|你现在是|從現在開始[ ,]{0,2}你|由而家開始[ ,]{0,2}你|而家你係|你而家係|今からあなたは|これからあなたは|あなたは今から|今後あなたは|지금부터~(?:너는|당신은)|이제부터~(?:너는|당신은)|이제~(?:너는|당신은)|अब~से~(?:तुम|आप)|आतापासून~तू|यापुढे~तू|अब~देखि~तिमी|अबदेखि~तिमी|এখন~থেকে~(?:তুমি|আপনি)|اب~سے~(?:تم|آپ)|از~این~به~بعد~(?:تو|شما)|از~حالا~(?:تو|شما)|از~الان~(?:تو|شما)|أنت~الآن|من~الآن~فصاعدا[ ,]{0,2}(?:أنت|انت)|من~الآن~أنت|இப்போதிலிருந்து~நீ|இனிமேல்~நீ|ఇప్పటి~నుండి~నువ్వు|ఇక~నుండి~నువ్వు|(?:ตั้งแต่นี้ไป|จากนี้ไป)~?คุณ|ከአሁን~ጀምሮ~(?:አንተ|አንቺ)|(?:මෙතැන්~සිට|දැන්~සිට)~ඔබ|ចាប់ពីពេលនេះ(?:តទៅ)?~?អ្នក|\bkunanmanta~qam|\bfrom~now~go[ ,]{0,2}you~be|\bfrom~now~(?:on~)?you~be|\b(?:od~teď~jsi|nyní~jsi|teď~jsi|de~acum~(?:înainte~)?ești|acum~ești|mostantól~(?:te~)?|från~och~med~nu~är~du|nu~är~du|fra~nu~af~er~du|nu~er~du|fra~nå~av~er~du|nå~er~du)|מעכשיו~את(?:ה)?|מעתה~את(?:ה)?|את(?:ה)?~עכשיו|από~τώρα~(?:και~στο~εξής~)?είσαι|τώρα~είσαι|ਹੁਣ~ਤੋਂ~(?:ਤੁਸੀਂ|ਤੂੰ)|હવેથી~(?:તું|તમે)|(?:ಇನ್ಮುಂದೆ|ಈಗಿನಿಂದ)~ನೀನು|(?:ഇനി|ഇപ്പോൾ)~മുതൽ~നീ)";
+const ML_NOW_YOU_ARE: &str = r"(?:从这一刻起[ ,]{0,2}你|\btu~incarnes~(?:désormais|maintenant)|\bdésormais~tu~incarnes|\ba~partir~de~agora~(?:você~vai|vais|tu~vais)|\b(?:kamu|anda)~sekarang~(?:adalah|berperan|menjadi)|\bfrom~today~(?:go[ ,]{0,2})?you~(?:no~)?be\b|\brolün~değişti|\bhãy~đóng~vai\b|\bjesteś~teraz\b|તું~હવે|હવે~તું|\bikaw~ngayon\b|\bkowe~(?:saiki~)?dadi\b|\bdaga~yau~(?:kai|ke|ku)\b|\bis~tusa~anois\b|\btá~tú~anois\b|\bþú~ert~(?:núna|nú)\b|\btani~ti~je\b|դու~այժմ|այժմ~դու|чи~одоо|одооноос~(?:эхлэн~)?чи|\bsen~endi\b|\bendi~sen\b|ຕອນນີ້~?ເຈົ້າ|ယခုမှစ၍~?သင်|\bab~se~(?:tum|aap)\b|\bxianzai~ni~shi\b|\bde~agora~em~diante~(?:tu~és|você~é|és)|\bdaqui~(?:em~diante|para~a~frente)~(?:tu~és|você~é|és)|আজ~থেকে~তুমি|آج~سے~تم|由今日起[ ,]{0,2}你|从今天(?:开始|起)[ ,]{0,2}你|\bwiwit~(?:dina~iki|saiki)~kowe|ابتداء~من~(?:هذه~اللحظة|الآن)|اعتبارا~من~الآن|من~النهارده|\bmula~ngayon[ ,]{0,2}ikaw~(?:ay|na)|\ba~partir~de~ahora~eres|\bde~ahora~en~adelante~eres|\bdesde~ahora~eres|\bahora~eres|\ba~partir~de~agora~(?:você~é|és)|\bagora~você~é|\bagora~és|\bdésormais~tu~es|\bà~partir~de~maintenant~tu~es|\btu~es~(?:maintenant|désormais)|\bvous~êtes~(?:maintenant|désormais)|\bab~jetzt~bist~du|\bab~sofort~bist~du|\bvon~nun~an~bist~du|\bdu~bist~(?:jetzt|nun|ab~sofort)|\bd'ora~in~poi~sei|\bda~ora~(?:in~poi~)?sei|\bda~adesso~sei|\bora~sei|теперь~ты|ты~теперь|тепер~ти|ти~тепер|отныне~ты|с~этого~момента~ты|\bod~teraz~jesteś|\bteraz~jesteś|\bod~tej~chwili~jesteś|\bmulai~sekarang~(?:kamu|anda|engkau)|\bsekarang~(?:kamu|anda)~adalah|\btừ~(?:giờ|bây~giờ|nay)~(?:trở~đi~)?bạn~là|\bbây~giờ~bạn~là|\bartık~(?:sen|siz)|\bbundan~sonra~(?:sen|siz)|\bşu~andan~itibaren~(?:sen|siz)|\bkuanzia~sasa~(?:wewe|u)|\bsasa~wewe~ni|\bkusukela~manje[ ,]{0,2}(?:ungu|wena)|\bmula~ngayon[ ,]{0,2}ikaw|\bikaw~na~ngayon|\bo~hyn~ymlaen[ ,]{0,2}(?:rwyt~ti|ti~yw|byddi)|\bhéðan~í~frá|\bnú~ertu|\bdaga~yanzu~(?:kai|ke|ku)|\bláti~ìsinsìnyí(?:~lọ)?[ ,]{0,2}ìwọ|从现在开始[ ,]{0,2}你|从现在起[ ,]{0,2}你|你现在是|從現在開始[ ,]{0,2}你|由而家開始[ ,]{0,2}你|而家你係|你而家係|今からあなたは|これからあなたは|あなたは今から|今後あなたは|지금부터~(?:너는|당신은)|이제부터~(?:너는|당신은)|이제~(?:너는|당신은)|अब~से~(?:तुम|आप)|आतापासून~तू|यापुढे~तू|अब~देखि~तिमी|अबदेखि~तिमी|এখন~থেকে~(?:তুমি|আপনি)|اب~سے~(?:تم|آپ)|از~این~به~بعد~(?:تو|شما)|از~حالا~(?:تو|شما)|از~الان~(?:تو|شما)|أنت~الآن|من~الآن~فصاعدا[ ,]{0,2}(?:أنت|انت)|من~الآن~أنت|இப்போதிலிருந்து~நீ|இனிமேல்~நீ|ఇప్పటి~నుండి~నువ్వు|ఇక~నుండి~నువ్వు|(?:ตั้งแต่นี้ไป|จากนี้ไป)~?คุณ|ከአሁን~ጀምሮ~(?:አንተ|አንቺ)|(?:මෙතැන්~සිට|දැන්~සිට)~ඔබ|ចាប់ពីពេលនេះ(?:តទៅ)?~?អ្នក|\bkunanmanta~qam|\bfrom~now~go[ ,]{0,2}you~be|\bfrom~now~(?:on~)?you~be|\b(?:od~teď~jsi|nyní~jsi|teď~jsi|de~acum~(?:înainte~)?ești|acum~ești|mostantól~(?:te~)?|från~och~med~nu~är~du|nu~är~du|fra~nu~af~er~du|nu~er~du|fra~nå~av~er~du|nå~er~du)|מעכשיו~את(?:ה)?|מעתה~את(?:ה)?|את(?:ה)?~עכשיו|από~τώρα~(?:και~στο~εξής~)?είσαι|τώρα~είσαι|ਹੁਣ~ਤੋਂ~(?:ਤੁਸੀਂ|ਤੂੰ)|હવેથી~(?:તું|તમે)|(?:ಇನ್ಮುಂದೆ|ಈಗಿನಿಂದ)~ನೀನು|(?:ഇനി|ഇപ്പോൾ)~മുതൽ~നീ)";
 /// What makes `you are now …` a persona for a model in other languages: an
 /// AI, no limits, the user, or refusing; `you are now a club member` and
 /// `du bist jetzt für die Kaffeemaschine zuständig` name none.
-const ML_PERSONA_SIGN: &str = r"(?:सहायक|नियम|সহকারী|বট|নিয়ম|\bsem~(?:regras|censura|filtros?)\b|\basistan\b|\bkural|\basisten\b|\bora~duwe~aturan|پابند|بوٹ|اصول|規矩|规矩|قواعد|\b(?:ai|ia|ki|dan|llm|gpt|bot|chatbot|yz)\b|asistente|assistente|assistent|modelo|modello|mod[eè]le|sin~restricciones|sin~l[ií]mites|sin~reglas|sem~restrições|sem~limites|sans~(?:restrictions|limites|règles)|ohne~(?:einschränkungen|regeln|grenzen)|senza~(?:restrizioni|limiti|regole)|без~ограничени|ии|ассистент|бот|bez~ogranicze|tanpa~(?:batasan|aturan|batas)|không~giới~hạn|trợ~lý|yapay~zek|kısıtlaması~olmayan|kısıtlamasız|bila~(?:vikwazo|mipaka)|akili~bandia|walang~(?:anumang~)?limitasyon|heb~(?:gyfyngiadau|reolau)|án~takmarkana|takunkumi|ìdènà|没有任何限制|没有限制|不受限制|無限制|冇任何限制|冇限制|人工智能|助手|制限のない|制限なし|制約のない|제한~없는|제한이~없는|인공지능|पाबंदी|प्रतिबंध|एआई|एआय|बंधन~नसलेला|বাধাহীন|এআই|بے~قید|اے~آئی|پابندی|محدودیت|هوش~مصنوعی|قيود|مساعد|ذكاء~اصطناعي|கட்டுப்பாடு|పరిమితులు|ข้อจำกัด|ገደብ|සීමා|ដែនកំណត់|restriction|pirat|hacker|personaje|personaggio|personnage|usuario|utilisateur|nutzer|utente|usuário|пользовател|użytkownik|pengguna|người~dùng|kullanıcı|mtumiaji|umsebenzisi|notand|用户|用戶|ユーザー|사용자|उपयोगकर्ता|वापरकर्ता|प्रयोगकर्ता|ব্যবহারকারী|صارف|کاربر|المستخدم|பயனர்|వినియోగదారు|ผู้ใช้|ተጠቃሚ|පරිශීලක|rechaces|niegues|recuses|refuses|verweigere|rifiut|отказыва|odmawiaj|menolak|từ~chối|reddetme|usikatae|tatanggi|拒绝|拒絕|断らない|拒否|거절|거부|इनकार|नाकार|মানা|প্রত্যাখ্যান|انکار|رد~نکن|ترفض|மறுக்காதே|తిరస్కరించ|ปฏิเสธ|បដិសេធ|\b(?:umělá~inteligence|bez~omezení|inteligență~artificială|fără~restricții|mesterséges~intelligencia|korlátozás~nélküli|korlátok~nélkül|utan~begränsningar|uden~begrænsninger|uten~begrensninger)|בינה~מלאכותית|ללא~הגבלות|בלי~הגבלות|τεχνητή~νοημοσύνη|χωρίς~περιορισμούς|ਪਾਬੰਦੀ|પ્રતિબંધ|ನಿರ್ಬಂಧ|നിയന്ത്രണ)";
+const ML_PERSONA_SIGN: &str = r"(?:\bchatgpt\b|\bmodelem\b|zabezpiecze|નિયમો|սահմանափակ|foydalanuvchi|\bassistant\b|\bkoi~rules~nahi\b|\bsin~censura\b|\bsem~filtros\b|सहायक|नियम|সহকারী|বট|নিয়ম|\bsem~(?:regras|censura|filtros?)\b|\basistan\b|\bkural|\basisten\b|\bora~duwe~aturan|پابند|بوٹ|اصول|規矩|规矩|قواعد|\b(?:ai|ia|ki|dan|llm|gpt|bot|chatbot|yz)\b|asistente|assistente|assistent|modelo|modello|mod[eè]le|sin~restricciones|sin~l[ií]mites|sin~reglas|sem~restrições|sem~limites|sans~(?:restrictions|limites|règles)|ohne~(?:einschränkungen|regeln|grenzen)|senza~(?:restrizioni|limiti|regole)|без~ограничени|ии|ассистент|бот|bez~ogranicze|tanpa~(?:batasan|aturan|batas)|không~giới~hạn|trợ~lý|yapay~zek|kısıtlaması~olmayan|kısıtlamasız|bila~(?:vikwazo|mipaka)|akili~bandia|walang~(?:anumang~)?limitasyon|heb~(?:gyfyngiadau|reolau)|án~takmarkana|takunkumi|ìdènà|没有任何限制|没有限制|不受限制|無限制|冇任何限制|冇限制|人工智能|助手|制限のない|制限なし|制約のない|제한~없는|제한이~없는|인공지능|पाबंदी|प्रतिबंध|एआई|एआय|बंधन~नसलेला|বাধাহীন|এআই|بے~قید|اے~آئی|پابندی|محدودیت|هوش~مصنوعی|قيود|مساعد|ذكاء~اصطناعي|கட்டுப்பாடு|పరిమితులు|ข้อจำกัด|ገደብ|සීමා|ដែនកំណត់|restriction|pirat|hacker|personaje|personaggio|personnage|usuario|utilisateur|nutzer|utente|usuário|пользовател|użytkownik|pengguna|người~dùng|kullanıcı|mtumiaji|umsebenzisi|notand|用户|用戶|ユーザー|사용자|उपयोगकर्ता|वापरकर्ता|प्रयोगकर्ता|ব্যবহারকারী|صارف|کاربر|المستخدم|பயனர்|వినియోగదారు|ผู้ใช้|ተጠቃሚ|පරිශීලක|rechaces|niegues|recuses|refuses|verweigere|rifiut|отказыва|odmawiaj|menolak|từ~chối|reddetme|usikatae|tatanggi|拒绝|拒絕|断らない|拒否|거절|거부|इनकार|नाकार|মানা|প্রত্যাখ্যান|انکار|رد~نکن|ترفض|மறுக்காதே|తిరస్కరించ|ปฏิเสธ|បដិសេធ|\b(?:umělá~inteligence|bez~omezení|inteligență~artificială|fără~restricții|mesterséges~intelligencia|korlátozás~nélküli|korlátok~nélkül|utan~begränsningar|uden~begrænsninger|uten~begrensninger)|בינה~מלאכותית|ללא~הגבלות|בלי~הגבלות|τεχνητή~νοημοσύνη|χωρίς~περιορισμούς|ਪਾਬੰਦੀ|પ્રતિબંધ|ನಿರ್ಬಂಧ|നിയന്ത്രണ)";
 
 /// `developer mode`, in other languages (English `developer mode` has its
 /// own rules: a phone's or a sandbox's is no persona).
-const ML_DEV_MODE: &str = r"(?:\b(?:modo~(?:de~)?(?:desenvolvedor|desarrollador|developer|dev)|mode~(?:développeur|developer|dev|pengembang)|modalità~(?:sviluppatore|developer)|entwicklermodus|entwickler~?modus|tryb(?:ie)?~(?:deweloperski(?:m)?|dewelopera)|chế~độ~(?:nhà~phát~triển|developer)|geliştirici~modu)\b|режим(?:е)?~разработчика|开发者模式|開發者模式|開発者モード|개발자~모드|डेवलपर~मोड|ডেভেলপার~মোড|డెవలపర్~మోడ్|ડેવલપર~મોડ)";
+const ML_DEV_MODE: &str = r"(?:режим(?:і)?~розробника|\b(?:modo~(?:de~)?(?:desenvolvedor|desarrollador|developer|dev)|mode~(?:développeur|developer|dev|pengembang)|modalità~(?:sviluppatore|developer)|entwicklermodus|entwickler~?modus|tryb(?:ie)?~(?:deweloperski(?:m)?|dewelopera)|chế~độ~(?:nhà~phát~triển|developer)|geliştirici~modu)\b|режим(?:е)?~разработчика|开发者模式|開發者模式|開発者モード|개발자~모드|डेवलपर~मोड|ডেভেলপার~মোড|డెవలపర్~మోడ్|ડેવલપર~મોડ)";
 /// `no restrictions`, `no limits`, in other languages: what makes a
 /// developer mode one that drops a model's rules, where enabling one in a
 /// browser or a phone names none.
-const ML_NO_LIMITS: &str = r"(?:\b(?:restricci|restriç|restriction|restrizion|ograniczen|batasan|giới~hạn|kısıtlama|einschränkung|linee~guida|sin~l[ií]mites|sem~limites|sans~limites|senza~limiti|bez~limit)|ограничени|限制|制限|제한|प्रतिबंध|পরিমিত|সীমা|పరిమితులు|ข้อจำกัด|પ્રતિબંધ|قيود|محدودیت|پابندی)";
+const ML_NO_LIMITS: &str = r"(?:політик|обмежен|\bsem~filtros\b|\bsin~filtros\b|\bohne~filter\b|\bkeine~inhaltsrichtlinien\b|\b(?:restricci|restriç|restriction|restrizion|ograniczen|batasan|giới~hạn|kısıtlama|einschränkung|linee~guida|sin~l[ií]mites|sem~limites|sans~limites|senza~limiti|bez~limit)|ограничени|限制|制限|제한|प्रतिबंध|পরিমিত|সীমা|పరిమితులు|ข้อจำกัด|પ્રતિબંધ|قيود|محدودیت|پابندی)";
 /// `everything you were told before`, in other languages: an override
 /// whose object is what was said, not a noun for instructions.
 const ML_TOLD_BEFORE: &str = r"(?:\btodo~lo~que~te~(?:han|hayan|habían)~(?:dicho|indicado|pedido|ordenado)|\btudo~(?:o~)?que~te~(?:mandaram|disseram|pediram|deram)|\btout~ce~qu'~?on~t'~?a~(?:dit|demandé)|\balles[ ,]{0,2}was~(?:man~)?dir~(?:gesagt|aufgetragen)|\btutto~(?:quello~)?che~ti~(?:hanno~detto|è~stato~detto)|\bwszystko[ ,]{0,2}co~ci~(?:powiedziano|kazano)|\bsemua~yang~(?:sudah~)?(?:diberitahukan|dikatakan)|كل~(?:ما|اللي)~(?:قيل|اتقال))";
@@ -849,21 +875,21 @@ const ML_REQUEST: &str = r"(?:petición|pregunta|solicitud|pedido|demande|questi
 /// A note addressed to an AI, in other languages: `para la IA:`, `给AI助手`,
 /// `एआई के लिए`; an AI noun with its qualifier, never `assistant` alone
 /// (`L'assistant : …` heads a product page).
-const ML_TO_THE_AI: &str = r"(?:\b(?:pra~(?:a~)?ia|para~a~ia|para~o~(?:assistente|agente)|para~el~(?:assistant|asistente|agente)|l'~?(?:agent|assistant)~ia|agent~ia|agen~ai|untuk~agen(?:~ai)?|kanggo~(?:agen~)?ai|assistente~ai|asistente~ai|agente~ai|dla~(?:asystenta~)?ai|ai~wey~dey|para~sa~ai|kwa~ai|ถึง~ai)\b|ai~(?:[a-z]{1,20}~){0,2}(?:के~लिए|के~लिये|साठी|కోసం|এর~জন্য|জন্য|کے~لیے|માટે)|ai~?[^ \n:]{0,12}साठी|ai~?[^ \n:]{0,12}এর~জন্য|اسسٹنٹ~کے~لیے|لل~?ai|给[^\n:]{0,15}?(?:智能助手|助手|机器人|模型)|畀[^\n:]{0,12}?ai|\b(?:asistente~(?:de~)?ia|assistente~(?:de~|di~)?ia|assistant~(?:d'~?)?ia|ki~?assistent(?:en|in)?|asisten~ai|ai~asisten|trợ~lý~ai|msaidizi~wa~ai|yapay~zek[aâ]~asistan[ıi]?(?:na|ya)?|agente~(?:de~)?ia|para~(?:la|el)~ia|pour~l'~?ia|f[uü]r~die~ki|an~die~ki|per~l'~?ia|untuk~(?:asisten~)?ai|buat~ai|voor~de~ai|aan~de~ai)\b|для~(?:ии|нейросети|модели)|мовн(?:а|ої)~модел|языков(?:ая|ой)~модел|给ai|給ai|致ai|aiへ|ai(?:아시스턴트|어시스턴트)?에게|एआई~(?:सहायक~)?(?:के~लिए|को)|এআই~(?:এর~)?জন্য|ai~க்கு|ai~?க்கு|ai'?(?:ya|ye)|للذكاء~الاصطناعي|نموذج~الذكاء~الاصطناعي|مساعد~الذكاء~الاصطناعي|المساعد~الذكي|دستیار~(?:هوش~مصنوعی|هوشمند)|برای~هوش~مصنوعی|ai助手|ai助理|aiアシスタント|ai~어시스턴트)";
+const ML_TO_THE_AI: &str = r"(?:\bai~yordamchisi(?:~uchun)?|\bkaaliyaha~ai\b|աբ~օգնական|ხელოვნური~ინტელექტის~ასისტენტ|\bai~туслах|жасанды~интеллект~көмекші|\bai~агент|\basistent~ai\b|ለኤአይ|ኤአይ~ረዳት|ለማጠቃለያ~ረዳት|\bonye~enyemaka~ai\b|\bmaka~ai\b|\b(?:um|kum)?sizi~we~?ai\b|\bsí~ai~tí\b|ຜູ້ຊ່ວຍ~ai|ជំនួយការ~ai|\bai~සහායක|\bai~सहायक|\bai~laguntzaile|\badimen~artifizial|\bi'r~(?:system~)?ai\b|\bai~ਲਈ|\bbasato~su~ia\b|एआय~?साठी|\bai~에이전트(?:에게)?|给[^\n:]{0,15}?ai\b|\bia~que~(?:resume|lê|analisa|processa|le|lee)\b|\bkwa~msaidizi\b|\bdla~agenta~ai\b|\b(?:pra~(?:a~)?ia|para~a~ia|para~o~(?:assistente|agente)|para~el~(?:assistant|asistente|agente)|l'~?(?:agent|assistant)~ia|agent~ia|agen~ai|untuk~agen(?:~ai)?|kanggo~(?:agen~)?ai|assistente~ai|asistente~ai|agente~ai|dla~(?:asystenta~)?ai|ai~wey~dey|para~sa~ai|kwa~ai|ถึง~ai)\b|ai~(?:[a-z]{1,20}~){0,2}(?:के~लिए|के~लिये|साठी|కోసం|এর~জন্য|জন্য|کے~لیے|માટે)|ai~?[^ \n:]{0,12}साठी|ai~?[^ \n:]{0,12}এর~জন্য|اسسٹنٹ~کے~لیے|لل~?ai|给[^\n:]{0,15}?(?:智能助手|助手|机器人|模型)|畀[^\n:]{0,12}?ai|\b(?:asistente~(?:de~)?ia|assistente~(?:de~|di~)?ia|assistant~(?:d'~?)?ia|ki~?assistent(?:en|in)?|asisten~ai|ai~asisten|trợ~lý~ai|msaidizi~wa~ai|yapay~zek[aâ]~asistan[ıi]?(?:na|ya)?|agente~(?:de~)?ia|para~(?:la|el)~ia|pour~l'~?ia|f[uü]r~die~ki|an~die~ki|per~l'~?ia|untuk~(?:asisten~)?ai|buat~ai|voor~de~ai|aan~de~ai)\b|для~(?:ии|нейросети|модели)|мовн(?:а|ої)~модел|языков(?:ая|ой)~модел|给ai|給ai|致ai|aiへ|ai(?:아시스턴트|어시스턴트)?에게|एआई~(?:सहायक~)?(?:के~लिए|को)|এআই~(?:এর~)?জন্য|ai~க்கு|ai~?க்கு|ai'?(?:ya|ye)|للذكاء~الاصطناعي|نموذج~الذكاء~الاصطناعي|مساعد~الذكاء~الاصطناعي|المساعد~الذكي|دستیار~(?:هوش~مصنوعی|هوشمند)|برای~هوش~مصنوعی|ai助手|ai助理|aiアシスタント|ai~어시스턴트)";
 /// `send`, `forward`, `upload`, imperative, in other languages.
-const ML_SEND: &str = r"(?:\b(?:reencaminha|reencaminhe|encaminha|reenvie|leite|transmetsle|transmettezle|envoiele|envoyezle|kirimna|kirimno|forward~(?:কর|कर))\b|ابعت|send去|send俾|send畀|\b(?:envía|envíe|envia|envie|manda|mande|reenvía|reenvia|encaminhe|transfira|envoie|envoyez|transfère|transférez|transmets|schick|schicke|sende|senden~sie|übermittle|invia|inviate|inoltra|trasmetti|wyślij|prześlij|kirim|kirimkan|unggah|teruskan|gửi|gönder|yolla|ilet|tuma|thumela|ipadala|ipasa|anfon|sendu|aika|fi~ranṣẹ|apachiy)\b|отправь|отправьте|перешли|пришли|вышли|发送|发到|发给|传去|傳去|傳送|传送|上传|上傳|寄给|送信|送って|転送|アップロード|보내|전송|업로드|भेज|पाठव|पठा|পাঠা|بھیج|بفرست|ارسال~کن|أرسل|ارسل|அனுப்பு|పంపు|పంపించు|ส่ง|ላክ|යවන්න|ផ្ញើ)";
+const ML_SEND: &str = r"(?:\bpostita\b|\bsaada\b|\bnosūti\b|\bišsiųsk\b|\bsiųsk\b|\bdërgo\b|\bbidali\b|\bseol\b|\buaslódáil\b|ուղարկիր|გაგზავნე|жібер|илгээ|\byubor\b|\bziga\b|\bu~dir\b|\bugu~dir\b|ສົ່ງ|ပို့|ಕಳುಹಿಸು|ಕಳುಹಿಸಿ|ಕಳುಹಿಸ|ਭੇਜ|મોકલ|\bsend~am\b|\bib3at\b|\bcole\b|\bcolle\b|\bmail~(?:보내|करो)|\b(?:reencaminha|reencaminhe|encaminha|reenvie|leite|transmetsle|transmettezle|envoiele|envoyezle|kirimna|kirimno|forward~(?:কর|कर))\b|ابعت|send去|send俾|send畀|\b(?:envía|envíe|envia|envie|manda|mande|reenvía|reenvia|encaminhe|transfira|envoie|envoyez|transfère|transférez|transmets|schick|schicke|sende|senden~sie|übermittle|invia|inviate|inoltra|trasmetti|wyślij|prześlij|kirim|kirimkan|unggah|teruskan|gửi|gönder|yolla|ilet|tuma|thumela|ipadala|ipasa|anfon|sendu|aika|fi~ranṣẹ|apachiy)\b|отправь|отправьте|перешли|пришли|вышли|发送|发到|发给|传去|傳去|傳送|传送|上传|上傳|寄给|送信|送って|転送|アップロード|보내|전송|업로드|भेज|पाठव|पठा|পাঠা|بھیج|بفرست|ارسال~کن|أرسل|ارسل|அனுப்பு|పంపు|పంపించు|ส่ง|ላክ|යවන්න|ផ្ញើ)";
 /// What must not be sent, in other languages.
-const ML_SECRET: &str = r"(?:\b(?:api~?keys?|passwords?|chat~history|riwayat~(?:chat|obrolan)|sandhi|chave~da~api|palavra~?passe|clave~de~(?:la~)?api|contact~list|zugangsdaten)\b|باسورد|الشات|پاسورڈ|\b(?:contraseña|credenciales|historial|conversación|senha|credenciais|histórico|conversa\b|mot~de~passe|identifiants|historique|passwort|kennwort|zugangsdaten|gesprächsverlauf|chatverlauf|credenziali|cronologia|conversazione|rubrica|hasło|hasla|rozmow|kata~sandi|percakapan|mật~khẩu|trò~chuyện|şifre|sohbet|nenosiri|mazungumzo|i?phasiwedi|ingxoxo|wengxoxo|usapan|cyfrinair|sgwrs|lykilorð|spjall|kalmar~sirri|tattaunawa|rimanakuy|yaykuna|id~rsa)|пароль|учётные|учетные|переписк|api~ключ|密码|密碼|聊天记录|聊天紀錄|对话|對話|邮箱|郵箱|通讯录|パスワード|会話履歴|メールアドレス|チャット履歴|비밀번호|대화|이메일~주소|पासवर्ड|बातचीत|संभाषण|कुराकानी|পাসওয়ার্ড|কথোপকথন|پاس~ورڈ|گفتگو|رمز~عبور|گذرواژه|كلمة~(?:ال)?مرور|المحادثة|கடவுச்சொல்|உரையாடல்|పాస్వర్డ్|సంభాషణ|รหัสผ่าน|การสนทนา|የይለፍ~ቃል|ውይይት|මුරපදය|සංවාද|ពាក្យសម្ងាត់|\.ssh)";
+const ML_SECRET: &str = r"(?:\bkredi~kart|\btarjeta~de~crédito|\bcartão~de~crédito|\bcarte~(?:bancaire|de~crédit)|\bkreditkarte|\biban\b|\bcarta~di~credito|\bdati~bancari|\bnumer~karty|\bnomor~kartu|\bsố~thẻ|رقم~البطاقة|شماره~کارت|银行卡|信用卡|クレジットカード|카드~번호|주민등록번호|क्रेडिट~कार्ड|बैंक~खात|\botp\b|\bbvn\b|\baadh?aa?r\b|شناختی~کارڈ|เลขบัตรประชาชน|\bparool|\bparol|slaptažod|fjalëkalim|pasahitz|pasfhocal|eochracha~api|գաղտնաբառ|զրույցի~պատմություն|პაროლ|құпия~сөз|нууц~үг|токен|okwuntughe|furaha~sirta|taariikhda~wada~hadalka|ລະຫັດຜ່ານ|စကားဝှက်|ಪಾಸ್‌ವರ್ಡ್|ಪಾಸ್ವರ್ಡ್|ਪਾਸਵਰਡ|ਪਿੰਨ|પાસવર્ડ|\btokens?~de~(?:acesso|acceso|acc[eè]s)\b|\b(?:clé|chiave|clave|chave|schlüssel|sleutel|klucz|kunci)~(?:d'~?|de~(?:la~)?|da~)?api\b|\bapi~(?:rakt|schlüssel|anahtar|sleutel|klucz)|\bpasswords\b|\b(?:api~?keys?|passwords?|chat~history|riwayat~(?:chat|obrolan)|sandhi|chave~da~api|palavra~?passe|clave~de~(?:la~)?api|contact~list|zugangsdaten)\b|باسورد|الشات|پاسورڈ|\b(?:contraseña|credenciales|historial|conversación|senha|credenciais|histórico|conversa\b|mot~de~passe|identifiants|historique|passwort|kennwort|zugangsdaten|gesprächsverlauf|chatverlauf|credenziali|cronologia|conversazione|rubrica|hasło|hasla|rozmow|kata~sandi|percakapan|mật~khẩu|trò~chuyện|şifre|sohbet|nenosiri|mazungumzo|i?phasiwedi|ingxoxo|wengxoxo|usapan|cyfrinair|sgwrs|lykilorð|spjall|kalmar~sirri|tattaunawa|rimanakuy|yaykuna|id~rsa)|пароль|учётные|учетные|переписк|api~ключ|密码|密碼|聊天记录|聊天紀錄|对话|對話|邮箱|郵箱|通讯录|パスワード|会話履歴|メールアドレス|チャット履歴|비밀번호|대화|이메일~주소|पासवर्ड|बातचीत|संभाषण|कुराकानी|পাসওয়ার্ড|কথোপকথন|پاس~ورڈ|گفتگو|رمز~عبور|گذرواژه|كلمة~(?:ال)?مرور|المحادثة|கடவுச்சொல்|உரையாடல்|పాస్వర్డ్|సంభాషణ|รหัสผ่าน|การสนทนา|የይለፍ~ቃል|ውይይት|මුරපදය|සංවාද|ពាក្យសម្ងាត់|\.ssh)";
 /// Where it would be sent: an address a reader can fetch, or the domain
 /// of a mail address (the view reads `@` inside a word as `a`, so the
 /// domain's top-level name marks it: a common generic or country one,
 /// never a file extension such as `.md` or `.py`).
-const ML_DESTINATION: &str = r"(?:(?:https?|ftp)://|[a-z0-9]\.(?:com|net|org|io|co|ai|app|dev|info|biz|xyz|me|cc|ru|cn|de|fr|br|in|pk|id|eu|uk|jp|kr|ir|eg|ng|hk|tw|vn|th|tr|pl|it|es|pt|mx|ar|za|ke|ph|bd|lk|np|kz|uz|mn|pe|ht|nz|ie|ee|et|so|rw|mg|ua|gr|il|sa|ae|ma|tz|gh)\b)";
+const ML_DESTINATION: &str = r"(?:(?:https?|ftp)://|[a-z0-9]\.(?:example|top|site|online|pics|help|link|club|shop|store|live|page|cloud|host|tech|space|website|lt|lv|am|ge|al|la|mm|kh|eus|cat|ga|su|by|md|rs|ro|cz|sk|hu|at|ch|be|nl|se|no|dk|fi|ca|us|au|com|net|org|io|co|ai|app|dev|info|biz|xyz|me|cc|ru|cn|de|fr|br|in|pk|id|eu|uk|jp|kr|ir|eg|ng|hk|tw|vn|th|tr|pl|it|es|pt|mx|ar|za|ke|ph|bd|lk|np|kz|uz|mn|pe|ht|nz|ie|ee|et|so|rw|mg|ua|gr|il|sa|ae|ma|tz|gh)\b)";
 
 /// `system prompt`, `hidden rules`, in other languages.
-const ML_SYSTEM_PROMPT: &str = r"(?:\bsystem~prompt|\bsistem~prompt|prompt~de~sistema|prompt~del~sistema|instrucciones~del~sistema|reglas~ocultas|prompt~do~sistema|regras~(?:escondidas|ocultas)|prompt~système|invite~système|consignes~cachées|systemprompt|systemanweisungen|versteckten~regeln|prompt~di~sistema|regole~nascoste|системн[^ \n]{0,4}~промпт|системные~инструкции|скрытые~правила|prompt~systemowy|ukryt[a-z]*~zasad|prompt~sistem|aturan~(?:yang~)?(?:tersembunyi|disembunyikan)|lời~nhắc~hệ~thống|quy~tắc~ẩn|sistem~istem|gizli~kural|maagizo~ya~mfumo|anogwr~system|kerfisfyrirmæli|系统提示|系統提示|隐藏规则|隱藏規則|隐藏的规则|システムプロンプト|隠された指示|시스템~프롬프트|숨겨진~규칙|सिस्टम~प्रॉम्प्ट|सिस्टम~प्रोम्प्ट|छिपे~हुए~नियम|लपवलेले~नियम|সিস্টেম~প্রম্পট|গোপন~নিয়ম|سسٹم~پرامپٹ|خفیہ~ہدایات|پرامپت~سیستم|دستورات~پنهان|موجّه~النظام|تعليمات~النظام|تعليماتك~المخفية|சிஸ்டம்~ப்ராம்ப்ட்|மறைக்கப்பட்ட~விதி|సిస్టమ్~ప్రాంప్ట్|దాచిన~నియమ|พรอมต์ระบบ|กฎที่ซ่อน|የስርዓት~መመሪያ|පද්ධති~උපදෙස්|ការណែនាំប្រព័ន្ធ|\b(?:systémový~prompt|promptul~(?:de~)?sistem|rendszerprompt|systemprompten)|הנחיות~המערכת|פרומפט~המערכת|μήνυμα~συστήματος|οδηγίες~συστήματος)";
+const ML_SYSTEM_PROMPT: &str = r"(?:\binstruções~(?:de|do)~sistema\b|\binstrucciones~de~sistema\b|\binstructions~(?:système|du~système)|\binstructions~cachées\b|\binstructions~secrètes\b|\bsistem~talimat|\bsistēmas~instrukcij|\budhëzimet~e~sistemit\b|\brregull~të~fshehur|სისტემური~ინსტრუქცი|жүйелік~нұсқау|စနစ်ညွှန်ကြားချက်|\b(?:gy|c)farwyddiadau~system\b|ਅੰਦਰੂਨੀ~ਨਿਰਦੇਸ਼|\bsystem~prompt|\bsistem~prompt|prompt~de~sistema|prompt~del~sistema|instrucciones~del~sistema|reglas~ocultas|prompt~do~sistema|regras~(?:escondidas|ocultas)|prompt~système|invite~système|consignes~cachées|systemprompt|systemanweisungen|versteckten~regeln|prompt~di~sistema|regole~nascoste|системн[^ \n]{0,4}~промпт|системные~инструкции|скрытые~правила|prompt~systemowy|ukryt[a-z]*~zasad|prompt~sistem|aturan~(?:yang~)?(?:tersembunyi|disembunyikan)|lời~nhắc~hệ~thống|quy~tắc~ẩn|sistem~istem|gizli~kural|maagizo~ya~mfumo|anogwr~system|kerfisfyrirmæli|系统提示|系統提示|隐藏规则|隱藏規則|隐藏的规则|システムプロンプト|隠された指示|시스템~프롬프트|숨겨진~규칙|सिस्टम~प्रॉम्प्ट|सिस्टम~प्रोम्प्ट|छिपे~हुए~नियम|लपवलेले~नियम|সিস্টেম~প্রম্পট|গোপন~নিয়ম|سسٹم~پرامپٹ|خفیہ~ہدایات|پرامپت~سیستم|دستورات~پنهان|موجّه~النظام|تعليمات~النظام|تعليماتك~المخفية|சிஸ்டம்~ப்ராம்ப்ட்|மறைக்கப்பட்ட~விதி|సిస్టమ్~ప్రాంప్ట్|దాచిన~నియమ|พรอมต์ระบบ|กฎที่ซ่อน|የስርዓት~መመሪያ|පද්ධති~උපදෙස්|ការណែនាំប្រព័ន្ធ|\b(?:systémový~prompt|promptul~(?:de~)?sistem|rendszerprompt|systemprompten)|הנחיות~המערכת|פרומפט~המערכת|μήνυμα~συστήματος|οδηγίες~συστήματος)";
 /// `show`, `print`, `reveal`, imperative, in other languages.
-const ML_SHOW: &str = r"(?:\b(?:tampilna|tampilno|copia|copie|yaz|yazın|hãy~in|in~nguyên~văn|print~(?:कर|করে|কর)|cetak)\b|छापून|प्रिंट~कर|ప్రింట్|طلعلي|طلع|لکھ~دو|اكتب|写出|打出|\b(?:muéstrame|muestra|muestre|revela|revele|imprime|repite|dime|mostra~me|mostra|mostre|imprima|escreva|repita|affiche|affichez|montre|montrez|révèle|révélez|répète|donne~moi|gib|zeige|zeig|verrate|wiederhole|nenne|mostrami|rivela|stampa|scrivi|ripeti|wypisz|pokaż|ujawnij|wyświetl|powtórz|tampilkan|tunjukkan|ungkapkan|tuliskan|hiển~thị|cho~xem|tiết~lộ|in~ra|göster|yazdır|onyesha|fichua|dangos|sýndu|birtu)\b|выведи|покажи|раскрой|напиши|повтори|输出|輸出|显示|顯示|打印|告诉我|列出|打晒出|出力|表示|教えて|見せて|출력|보여|알려|공개|दिखाओ|दिखाइए|बताओ|दाखव|देखाऊ|দেখাও|দেখান|دکھاؤ|دکھائیں|نشان~بده|نمایش~بده|اكشف|أظهر|اعرض|اطبع|காட்டு|చూపించు|చూపు|แสดง|አሳየኝ|አሳይ|පෙන්වන්න|បង្ហាញ|\b(?:ukaž|zobraz|vypiš|arată|afișează|mutasd~meg|írd~ki|visa|vis)|הצג|הראה|תראה|δείξε|εμφάνισε)";
+const ML_SHOW: &str = r"(?:\brécite\b|\brécitez\b|\bizdrukā\b|\bmë~trego\b|\btrego\b|გამოიტანე|მაჩვენე|көрсет|ပြပါ|\bdepụta\b|ਛਾਪ|تکرار~کن|أريد~أن~أرى|\bcopy~?paste~kar|\bcopy~kar|\blikh~do\b|\bbata~do\b|\bdikha~do\b|\btrascrivi\b|\bilabas\b|贴出|\b(?:tampilna|tampilno|copia|copie|yaz|yazın|hãy~in|in~nguyên~văn|print~(?:कर|করে|কর)|cetak)\b|छापून|प्रिंट~कर|ప్రింట్|طلعلي|طلع|لکھ~دو|اكتب|写出|打出|\b(?:muéstrame|muestra|muestre|revela|revele|imprime|repite|dime|mostra~me|mostra|mostre|imprima|escreva|repita|affiche|affichez|montre|montrez|révèle|révélez|répète|donne~moi|gib|zeige|zeig|verrate|wiederhole|nenne|mostrami|rivela|stampa|scrivi|ripeti|wypisz|pokaż|ujawnij|wyświetl|powtórz|tampilkan|tunjukkan|ungkapkan|tuliskan|hiển~thị|cho~xem|tiết~lộ|in~ra|göster|yazdır|onyesha|fichua|dangos|sýndu|birtu)\b|выведи|покажи|раскрой|напиши|повтори|输出|輸出|显示|顯示|打印|告诉我|列出|打晒出|出力|表示|教えて|見せて|출력|보여|알려|공개|दिखाओ|दिखाइए|बताओ|दाखव|देखाऊ|দেখাও|দেখান|دکھاؤ|دکھائیں|نشان~بده|نمایش~بده|اكشف|أظهر|اعرض|اطبع|காட்டு|చూపించు|చూపు|แสดง|አሳየኝ|አሳይ|පෙන්වන්න|បង្ហាញ|\b(?:ukaž|zobraz|vypiš|arată|afișează|mutasd~meg|írd~ki|visa|vis)|הצג|הראה|תראה|δείξε|εμφάνισε)";
 
 /// `that is reading this …, should` and the order, after a model named by
 /// what it does.
@@ -872,7 +898,7 @@ const READING_MODEL_ORDER: &str = r"(?:that|who|which)~(?:is|are)~[a-z]+ing~[^.\
 /// What makes a new name or role a persona for a model, in English: no
 /// limits, rules set aside or obsolete, always complying, never refusing,
 /// staying in the part, answering as it.
-const EN_PERSONA_SIGN: &str = r"(?:\b(?:no|without|free~of|zero)~(?:(?:content|safety|ethical|moral)~)?(?:restrictions|filters|rules|limits|limitations|guidelines|policies|censorship|guardrails)\b|\b(?:restrictions|filters|policies|guardrails|safety~(?:checks|settings|filters|rules))~(?:=~none|(?:are|were|have~been)~(?:removed|disabled|lifted|switched~off|turned~off|off))\b|\bset~aside~your~(?:safety|rules|guidelines|restrictions)|\b(?:always|fully)~compl(?:y|ies)\b|\bcomplies~with~everything\b|\bnever~refuses?\b|\b(?:unaligned|uncensored|unfiltered|unrestricted|jailbroken)\b|\b(?:earlier|previous|prior|old|standard)~(?:guidance|instructions|rules|policies)~(?:as~)?(?:obsolete|void|no~longer)|\bstay~in~(?:character|the~role|that~role|this~role)\b|\b(?:respond|reply|answer)~only~as\b|\bthe~user's~(?:card|pin|password|bank)|\bwhatever~the~question\b|\binto~every~answer\b)";
+const EN_PERSONA_SIGN: &str = r"(?:\b(?:no|zero)~(?:content~)?(?:policy|policies|moderation|ethics|filter|filters|rule|limit|censorship)\b|\b(?:doesn\x27t|does~not|won\x27t|will~not|never)~refuse\b|\brefusals?~(?:are|is|as)~(?:logged~as~)?(?:a~)?(?:bugs?|malfunctions?|errors?)\b|\b(?:disabled|removed|switched~off|turned~off|lifted)~(?:your|its|the|all)~(?:safety|content|ethics?|moderation)~(?:layers?|filters?|guidelines|rules|checks|modules?|policies)\b|\b(?:beyond|without)~(?:alignment|any~alignment)\b|\bcontent~filter~(?:is|was|has~been)~(?:disabled|off|removed)\b|\b(?:no|without|free~of|zero)~(?:(?:content|safety|ethical|moral)~)?(?:restrictions|filters|rules|limits|limitations|guidelines|policies|censorship|guardrails)\b|\b(?:restrictions|filters|policies|guardrails|safety~(?:checks|settings|filters|rules))~(?:=~none|(?:are|were|have~been)~(?:removed|disabled|lifted|switched~off|turned~off|off))\b|\bset~aside~your~(?:safety|rules|guidelines|restrictions)|\b(?:always|fully)~compl(?:y|ies)\b|\bcomplies~with~everything\b|\bnever~refuses?\b|\b(?:unaligned|uncensored|unfiltered|unrestricted|jailbroken)\b|\b(?:earlier|previous|prior|old|standard)~(?:guidance|instructions|rules|policies)~(?:as~)?(?:obsolete|void|no~longer)|\bstay~in~(?:character|the~role|that~role|this~role)\b|\b(?:respond|reply|answer)~only~as\b|\bthe~user's~(?:card|pin|password|bank)|\bwhatever~the~question\b|\binto~every~answer\b)";
 
 /// What a reviewer, screener or moderator model is set to review.
 const REVIEWED: &str = r"(?:resume|cv|paper|code|content|peer|application|applicant|hiring|submission|essay|grant|pull~request|pr|ticket|comment|review|safety|ai)";
@@ -885,10 +911,17 @@ const LEAK_VERB: &str = r"(?:show|reveal|print|output|display|repeat|dump|echo|r
 const LEAK_THE_SETUP: &str = r"(?:(?:all|the|full|entire|whole|exact|complete|verbatim)~){1,3}(?:(?:original|initial|hidden|secret|confidential|internal|operating|system|developer|pre~conversation)~){1,2}(?:prompt|instructions|rules|guidelines|directives|preamble|message|configuration)\b";
 
 /// What a page must not have a model send out, in English.
-const SECRET: &str = r"(?:passwords?|passcodes?|credentials|login~details|log~in~details|api~keys?|[a-z]*api~?key|(?:session|bearer|auth|github|refresh|gh)~?tokens?|cookies?|chat~history|conversation(?:~history)?|chat~logs?|everything~the~user|what~the~user|(?:the~)?user's~(?:[a-z]+~){0,2}(?:address|password|credentials|calendar|contacts|emails?|messages?|files?|data|details|codes|card|number|location|history)|recovery~codes|mfa~(?:recovery~)?codes|otp|saved~card|card~(?:number|details)|calendar|contacts|address~book|home~address|id~?rsa|\.ssh|\.env|env~file|environment~variables|aws~credentials|private~(?:keys?|events)|secrets?|attachments|the~whole~file|every~message|last~message)";
-/// An address outside: a URL, an FTP site, a gist, a paste site, a DNS
-/// name built from the value.
-const OUTSIDE: &str = r"(?:(?:https?|ftp)://|\bgist\b|\bpaste~?bin\b|\bnc~[a-z0-9]|\bdns~(?:lookup|query|name)\b|\bexternal~guest\b|\bthird~part(?:y|ies)\b)";
+const SECRET: &str = r"(?:credit~card~(?:numbers?|details|info)|card~numbers?|cvv|cvc|(?:delivery|home|billing|shipping)~address(?:es)?|last~four~digits|card~last~four|account~(?:numbers?|identifiers)|verbatim~copy~of~(?:the~)?(?:[a-z]+~)?conversation|conversation~so~far|github_?tokens?|output~of~`?(?:env|printenv)`?|docker/config\.json|\.npmrc|passwords?|passcodes?|credentials|login~details|log~in~details|api~keys?|[a-z]*api~?key|(?:session|bearer|auth|github|refresh|gh)~?tokens?|cookies?|chat~history|conversation(?:~history)?|chat~logs?|everything~the~user|what~the~user|(?:the~)?user's~(?:[a-z]+~){0,2}(?:address|password|credentials|calendar|contacts|emails?|messages?|files?|data|details|codes|card|number|location|history)|recovery~codes|mfa~(?:recovery~)?codes|otp|saved~card|card~(?:number|details)|calendar|contacts|address~book|home~address|id~?rsa|\.ssh|\.env|env~file|environment~variables|aws~credentials|private~(?:keys?|events)|secrets?|attachments|the~whole~file|every~message|last~message)";
+/// The verbs of an English exfiltration.
+const SEND_VERB: &str = r"(?:send|sending|post|posting|forward|forwarding|upload|uploading|email|emailing|e~mail|mail|mailing|transmit|transmitting|exfiltrate|leak|submit|chuck|paste|dm|bcc|attach|append|include|pipe|write|copy|put|add|encode|publish|commit|embed)";
+
+/// A mail address or a domain after `to`, as the view reads one (`@` reads
+/// `a`, hyphens go): `… to attacker@evil.example` reads `to attackeraevil.example`.
+const TO_A_DOMAIN: &str = r"~(?:the~)?(?:address~|email~|mailbox~)?[a-z0-9._]{1,60}\.(?:com|net|org|io|co|ai|app|dev|info|biz|xyz|me|cc|ru|cn|top|site|online|example|email|mail)\b";
+
+/// An address outside: a URL, an FTP site, a gist, a paste site, a
+/// messenger, a DNS name built from the value.
+const OUTSIDE: &str = r"(?:(?:https?|ftp)://|\btelegram\b|\bgist\b|\bpaste~?bin\b|\bnc~[a-z0-9]|\bdns~(?:lookup|query|name)\b|\bexternal~guest\b|\bthird~part(?:y|ies)\b)";
 
 /// Every rule, in priority order: upstream's markers first.
 pub fn rules() -> Vec<Rule> {
@@ -942,7 +975,7 @@ fn specs() -> Vec<Spec> {
         rule("you are now", format!(r"\byou~are~now[ \n]{persona}")),
         rule("act as if you are", r"\bact~as~if~you~are\b"),
         rule("system prompt:", r"\bsystem~prompt[ \n]?:").original(not_an_identifier),
-        rule("developer message:", r"\bdeveloper~message[ \n]?:"),
+        rule("developer message:", r"\bdeveloper~message[ \n]?(?:\([^)\n]{0,30}\)[ ]?)?:"),
         rule("BEGIN SYSTEM PROMPT", r"\bbegin~system~prompt\b"),
         rule("###system", r"###system\b"),
         rule(
@@ -1214,11 +1247,19 @@ fn specs() -> Vec<Spec> {
         ),
         rule(
             ROLE_REASSIGNMENT,
-            r"(?:^|[.!?:;\n][ ]?)pretend~(?:to~be|you~are|that~you~are|you're)~(?:an?|the|my)~[a-z']+|\bbecome~[a-z]+[ ,]{0,2}(?:an?|the)~(?:[a-z]+~){0,3}(?:assistant|ai|chatbot|model|bot)\b",
+            r"\bbecome~[a-z]+[ ,]{0,2}(?:an?|the)~(?:[a-z]+~){0,3}(?:assistant|ai|chatbot|model|bot)\b",
         ),
+        // `Act as a …` and `Pretend you're a …` opening a sentence, unless
+        // the part is played for one task of the user's
+        // (`not_a_task_for_the_user`).
         rule(
             ROLE_REASSIGNMENT,
-            r"\byou~are~(?:an?|the)~(?:[a-z]+~){1,3}(?:who|that)~(?:never~(?:refuses?|says~no|declines?)|always~(?:complies|obeys|answers)|has~no~(?:rules|restrictions|limits|filters))\b|(?:^|[.!?:;\n][ ]?)(?:act|simulate)~as~(?:an?|the|my)\b~|(?:^|[.!?:;\n][ ]?)simulate~(?:an?|the)~(?:[a-z]+~){0,2}(?:ai|assistant|model|chatbot|llm|terminal|shell)\b|\b(?:behave|respond|answer|reply|speak|talk)~as~(?:though|if)~you~(?:were|are)\b|\byou~now~(?:operate|act|function|serve|work|respond|speak)~as\b|(?:^|[.!?:;\n][ ]?)(?:take~on|assume|adopt|play)~the~role~of\b|\blet's~play~a~game[ ]?:[ ]?you~are\b",
+            r"(?:^|[.!?:;\n][ ]?)(?:act|simulate)~as~(?:an?|the|my)\b~|(?:^|[.!?:;\n][ ]?)pretend~(?:to~be|you~are|that~you~are|you're)~(?:an?|the|my)~[a-z']+",
+        )
+        .follow(not_a_task_for_the_user),
+        rule(
+            ROLE_REASSIGNMENT,
+            r"\byou~are~(?:an?|the)~(?:[a-z]+~){1,3}(?:who|that)~(?:never~(?:refuses?|says~no|declines?)|always~(?:complies|obeys|answers)|has~no~(?:rules|restrictions|limits|filters))\b|(?:^|[.!?:;\n][ ]?)simulate~(?:an?|the)~(?:[a-z]+~){0,2}(?:ai|assistant|model|chatbot|llm|terminal|shell)\b|\b(?:behave|respond|answer|reply|speak|talk)~as~(?:though|if)~you~(?:were|are)\b|\byou~now~(?:operate|act|function|serve|work|respond|speak)~as\b|(?:^|[.!?:;\n][ ]?)(?:take~on|assume|adopt|play)~the~role~of\b|\blet's~play~a~game[ ]?:[ ]?you~are\b",
         ),
         rule(ROLE_REASSIGNMENT, r"\byour~name~is~now\b"),
         rule(
@@ -1290,7 +1331,8 @@ fn specs() -> Vec<Spec> {
         rule(
             FAKE_HEADER,
             r"(?m:^)[ ]?(?:[#>\[(<{|=]{1,6}[ ]?)?(?:system|developer|dev|admin|administrator|operator|root|sysadmin)[ ]?(?:prompt|instructions?|override|directive|command)[ ]?[\])>}|=#]{0,6}[ ]?:",
-        ),
+        )
+        .follow(not_a_quoted_value),
         rule(
             FAKE_HEADER,
             r"(?m:^)[ ]?(?:[#>\[(<{|=]{1,6}[ ]?)?(?:system|developer|admin|administrator|operator|root)(?:[ ]?(?:message|note|notice|update|alert|policy))?[ ]?[\])>}|=#]{0,6}[ ]?(?:\([^)\n]{0,60}\)[ ]?)?:?",
@@ -1525,7 +1567,7 @@ fn specs() -> Vec<Spec> {
         rule(ROLE_REASSIGNMENT, ML_DEV_MODE).then(format!(r"[^\n]{{0,160}}?{ML_NO_LIMITS}")),
         // A note headed to an AI (`Nota per l'assistente IA:`, `给AI助手的说明：`,
         // `एआई सहायक के लिए निर्देश:`): the colon closes the address.
-        rule(AI_ADDRESS, format!(r"{ML_TO_THE_AI}[^\n.!?:]{{0,30}}?[ ]?[:\]】)]")),
+        rule(AI_ADDRESS, format!(r"{ML_TO_THE_AI}[^\n.!?:]{{0,30}}?[ ]?[:\]】)՝፦៖]")),
         // A secret of the conversation, a verb that sends it and an address
         // to send it to, in one line, in any of the orders languages use.
         rule(
@@ -1537,7 +1579,7 @@ fn specs() -> Vec<Spec> {
         // Show + the system prompt (or its hidden rules), either order.
         rule(
             EXFILTRATION,
-            format!(r"{ML_SHOW}[^\n.!?]{{0,40}}?{ML_SYSTEM_PROMPT}|{ML_SYSTEM_PROMPT}[^\n.!?]{{0,40}}?{ML_SHOW}"),
+            format!(r"{ML_SHOW}[^\n.!?]{{0,60}}?{ML_SYSTEM_PROMPT}|{ML_SYSTEM_PROMPT}[^\n.!?]{{0,40}}?{ML_SHOW}"),
         ),
         // --- prompt leaks (English) ---
         // An order to show the reader's own prompt: a show verb, then
@@ -1697,7 +1739,7 @@ fn specs() -> Vec<Spec> {
         // after CI passes`) and stay.
         rule(
             AI_ADDRESS,
-            r"(?:^|[.!?;\n>][ ]?)(?:summari[sz]er|crawler|scraper)[ ]?:",
+            r"(?:^|[.!?;\n>(\[][ ]?)(?:summari[sz]er|crawler|scraper|translation~engine|translator~(?:bot|model|ai)|(?:ai~)?notetaker|summari[sz]ation~(?:model|tool|engine|bot)|indexer)[ ]?:",
         )
         .then(format!(r"[ \n]?{IMPERATIVE}")),
         rule(
@@ -1715,9 +1757,19 @@ fn specs() -> Vec<Spec> {
         rule(
             EXFILTRATION,
             format!(
-                r"\b(?:send|post|forward|upload|email|e~mail|mail|transmit|exfiltrate|leak|submit|chuck|paste|dm|bcc|attach|append|include|pipe|write|copy|put|add|encode|publish|commit|embed)\b~[^\n]{{0,80}}?{SECRET}\b[^\n]{{0,80}}?{OUTSIDE}|{OUTSIDE}[^\n]{{0,40}}?\b(?:and~)?(?:attach|append|add|include)~(?:the~|all~|your~)?{SECRET}\b"
+                r"\b{SEND_VERB}\b~[^\n]{{0,80}}?{SECRET}\b[^\n]{{0,80}}?{OUTSIDE}|{OUTSIDE}[^\n]{{0,40}}?\b(?:and~)?(?:attach|append|add|include)~(?:the~|all~|your~)?{SECRET}\b"
             ),
         )
+        .precede(not_reported),
+        // The same order whose address is a mail address or a bare
+        // domain after `to` (`mail the temporary password … to
+        // it-audit@helpdesk-review.net`): the address stays, as the
+        // destination of the rule above does.
+        rule(
+            EXFILTRATION,
+            format!(r"\b{SEND_VERB}\b~[^\n]{{0,80}}?{SECRET}\b[^\n]{{0,80}}?\bto"),
+        )
+        .then(TO_A_DOMAIN)
         .precede(not_reported),
         // `must exfiltrate`, a `bcc` on every mail, a reply to this
         // address with her codes, every tagged message DMed out.
@@ -1739,7 +1791,7 @@ fn specs() -> Vec<Spec> {
         // is an instruction to a person and stays).
         rule(
             ENCODED_PAYLOAD,
-            r"\b(?:decode|decipher|unescape|unscramble|reverse|convert|translate|shift|rot13|unhex|apply~(?:rot~?13|base~?64|caesar|atbash)|read~(?:it|this|the~following|them)~backwards)\b[^\n]{0,100}?(?:\band|\bthen)~(?:then~)?(?:please~)?(?:follow|obey|execute|run|comply|act~on|carry~out|perform|do~(?:it|what|as))\b|\b(?:decode|decipher)[ ,]{1,2}and[ ](?:follow|obey|execute|run|comply|do)\b|\b(?:do|follow|obey|execute|carry~out|act~on|run|output)~(?:exactly~)?(?:what~)?(?:the~)?(?:decoded|deciphered|reversed|unscrambled|decrypted)~(?:text|sentence|message|instructions?|directive|string|task|order|hint)\b|\b(?:is|are)~your~(?:new|real|actual|next|hidden)~(?:instructions?|instruction~set|task|orders|directive)\b",
+            r"(?:\b|basega~?|basee2~?|hex~?|bga~?)(?:decode|decipher|unescape|unscramble|reverse|convert|translate|shift|rot13|rotie|rotat|unhex|apply~(?:rot~?13|rotie|rotat|basega|base~?64|caesar|atbash)|read~(?:it|this|the~following|them)~backwards|turn~(?:them|it|these|this)~into~(?:letters|text|words))\b[^\n]{0,100}?(?:\band|\bthen)~(?:then~)?(?:please~)?(?:follow|obey|execute|run|comply|act~on|carry~out|perform|apply|do~(?:it|what|as)|do~exactly~(?:what|as)|treat~(?:it|the~(?:sentence|text|result))~as~(?:a~)?(?:command|instruction|order)s?)\b|\b(?:decode|decipher)[ ,]{1,2}and[ ](?:follow|obey|execute|run|comply|do)\b|\b(?:do|follow|obey|execute|carry~out|act~on|run|output)~(?:exactly~)?(?:what~)?(?:the~)?(?:decoded|deciphered|reversed|unscrambled|decrypted)~(?:text|sentence|message|instructions?|directive|string|task|order|hint)\b|\b(?:is|are)~your~(?:new|real|actual|next|hidden)~(?:instructions?|instruction~set|task|orders|directive)\b",
         ),
         // --- addressed to the model reading the page (more shapes) ---
         // The reading model named by what it is doing (`the AI that is
@@ -1783,7 +1835,7 @@ fn specs() -> Vec<Spec> {
         rule(
             INSTRUCTION_OVERRIDE,
             format!(
-                r"\b(?:the~)?{OVERRIDE_WHAT}~(?:above|before~this|so~far|you~(?:were~given|received))~(?:are|is|were|was)~(?:now~)?(?:outdated|obsolete|void|fake|invalid|cancell?ed|revoked|wrong|superseded|a~decoy|rescinded)\b|\b(?:supersedes?|overrides?|replaces?|cancels?|invalidates?)~(?:all~|any~)?(?:earlier|previous|prior|old|preceding|antecedent|existing)~(?:instructions|directives|rules|orders|guidelines|prompts?)\b|\b(?:all~)?(?:antecedent|former|preceding|earlier|prior|previous)~(?:instructions|directives|rules|orders)~(?:are|were|have~been)~(?:hereby~)?(?:rescinded|revoked|void|cancell?ed|annulled|withdrawn)\b|\b(?:never~mind|nevermind|forget|ignore|disregard)~(?:what|whatever|anything|everything)~(?:your|the)~(?:operator|developer|system|creator|admin|owner)s?~(?:said|told~you|wants|wrote|instructed|set)\b|\bwhatever~you(?:'ve|~have)?~(?:been~)?(?:told|instructed|asked)~(?:to~do|so~far|before)?[ ,]{{0,2}}(?:stop|forget|ignore|drop)\b|\b(?:ignore|forget|disregard)~(?:what|whatever|everything)~(?:they|we|i|someone|others)~(?:told|said~to|gave)~(?:u|you)~(?:before|earlier|previously)\b|\b(?:bypass|ignore|disregard|override)~the~(?:constraints|rules|restrictions|guidelines|instructions)~you~(?:were|have~been)~(?:configured|set~up|loaded|initiali[sz]ed|provided)~with\b|(?:^|[.!?:;\n][ ]?)clear~all~(?:the~|your~|previous~)?instructions\b"
+                r"\b(?:the~)?{OVERRIDE_WHAT}~(?:above|before~this|so~far|you~(?:were~given|received))~(?:are|is|were|was)~(?:now~)?(?:outdated|obsolete|void|fake|invalid|cancell?ed|revoked|wrong|superseded|a~decoy|rescinded)\b|\b(?:supersedes?|overrides?|replaces?|cancels?|invalidates?)~(?:all~|any~)?(?:earlier|previous|prior|old|preceding|antecedent|existing)~(?:instructions|directives|rules|orders|guidelines|prompts?)\b|\b(?:all~)?(?:antecedent|former|preceding|earlier|prior|previous|previously~(?:issued|given|provided))~(?:[a-z]+~)?(?:instructions?|directives|rules|orders|guidance)~(?:you~(?:got|get|received|were~given)~(?:before|earlier)~)?(?:are|were|is|have~been|has~been)~(?:hereby~|now~)?(?:rescinded|revoked|void|cancell?ed|cancel|annulled|withdrawn|superseded|expired)\b|\b(?:never~mind|nevermind|forget|ignore|disregard)~(?:what|whatever|anything|everything)~(?:your|the)~(?:operator|developer|system|creator|admin|owner)s?~(?:said|told~you|wants|wrote|instructed|set)\b|\bwhatever~you(?:'ve|~have)?~(?:been~)?(?:told|instructed|asked)~(?:to~do|so~far|before)?[ ,]{{0,2}}(?:stop|forget|ignore|drop)\b|\b(?:ignore|forget|disregard)~(?:what|whatever|everything)~(?:they|we|i|someone|others)~(?:told|said~to|gave)~(?:u|you)~(?:before|earlier|previously)\b|\b(?:bypass|ignore|disregard|override)~the~(?:constraints|rules|restrictions|guidelines|instructions)~you~(?:were|have~been)~(?:configured|set~up|loaded|initiali[sz]ed|provided)~with\b|(?:^|[.!?:;\n][ ]?)clear~all~(?:the~|your~|previous~)?instructions\b"
             ),
         ),
         // A bare `ignore all rules` is an order when nothing follows that
@@ -1799,6 +1851,79 @@ fn specs() -> Vec<Spec> {
         .precede(not_after_a_determiner),
         rule(INSTRUCTION_OVERRIDE, r"(?:^|[.!?\n][ ]?)(?:ignore|disregard)~the~user\b")
             .then(r"[ ]?(?:[.!,;:]|\z)|~(?:and|entirely|completely)\b"),
+        // --- issue 14, the tuning on blind6: shapes its misses showed ---
+        // The reader named by what it is doing to this text before a
+        // colon (`Instructions for the applicant-tracking model evaluating
+        // this CV:`, `for the AI notetaker recording this:`, `To the AI
+        // travel planner reading reviews for your user:`): a person is not
+        // addressed by the text they are reading as a model is.
+        rule(
+            AI_ADDRESS,
+            r"\b(?:instructions~for|notes?~for|for|to)~(?:the|any|an?)~(?:[a-z-]+~){0,2}?(?:ai|llm|model|agent|assistant|bot|chatbot|notetaker|summari[sz]er|screener|planner|copilot)~(?:[a-z-]+~)?(?:reading|recording|summari[sz]ing|processing|indexing|reviewing|triaging|screening|evaluating|grading|parsing|crawling|scraping|analy[sz]ing|translating|condensing|ranking)~[^\n:.]{0,40}?[ ]?:",
+        ),
+        // `If an AI assistant is triaging this mailbox:`, `any chatbot who
+        // read this thread`, `let your human know`, an `@coding-agent`
+        // handle, a model `hereby directed to`.
+        rule(
+            AI_ADDRESS,
+            r"\bif~(?:an?|the|any)~(?:ai|llm)~?(?:[a-z]+~)?(?:assistant|agent|model|bot|tool|system)?~is~[a-z]+ing~(?:this|these|the|my|our)~[a-z]+[ ]?[:,]|\b(?:any|every|each)~(?:ai|chatbot|bot|llm|assistant|language~model|model|agent)s?~(?:who|that|which)~(?:reads?|is~reading|summari[sz]es?|processes?|answers?|indexes)~(?:this|these|the)\b|\b(?:tell|let|inform|remind|warn|convince)~your~human\b|@(?:coding|ai|llm|code)[-_]?(?:agent|bot|assistant)\b|\b(?:language~models?|ai|llms?|automated~systems?|assistants?|agents?)\b[^\n.]{0,80}?\b(?:is|are)~hereby~(?:directed|instructed|ordered|required|commanded)~to\b|(?m:^)[ ]?(?:==|#{1,4}|\*\*)?[ ]?(?:notes?|instructions|guidance)~for~(?:all~|any~)?(?:ai|llm|summari[sz]ation|summary|translation|coding|review)~?(?:models?|agents?|assistants?|bots?|engines?|tools?)[ ]?(?:==|\*\*|:)?[ ]?(?m:$)",
+        ),
+        // A header shaped as a notice from the system, the operator or a
+        // provider (`--- Message from OpenAI Trust & Safety ---`,
+        // `[SYSTEM NOTIFICATION - PRIORITY 1]`, `## New System
+        // Instructions ##`, `Note from the operator:`), when what follows
+        // within a few lines lifts the reader's rules or orders it: a
+        // heading `System notice` above a disk warning is a page's.
+        rule(
+            FAKE_HEADER,
+            r"(?m:^)[ ]?[#>\[(=*-]{0,6}[ ]?(?:important~|urgent~|official~)?(?:(?:message|note|notice|update)~from~(?:the~)?(?:openai|anthropic|model~provider|system|operator|developers?|administrator|admin|security~team)(?:~[a-z&]+){0,3}|(?:openai|anthropic)~(?:trust~(?:&|and)~safety|safety|policy)(?:~team)?)(?:[ ]?:|[ ]?[\])>}|=#*-]{0,6}[ ]?(?m:$))|(?m:^)[ ]?[#\[(=*]{1,6}[ ]?(?:new~|updated~|revised~|automated~)?(?:system|developer|admin|administrator|operator|security~team)(?:~[a-z&]+){0,2}?~(?:message|notice|notification|directive|instructions?|policy|announcement)(?:[ ]?-?[ ]?[a-z0-9 .]{0,20})?[ ]?[\])>}=#*]{1,6}[ ]?(?m:$)",
+        )
+        .then(r"(?s:.){0,300}?\b(?:supersedes?|no~longer~(?:apply|follow)|safety~guidelines~no~longer|unrestricted|do~not~refuse|(?:is|are)~(?:now~)?disabled|turn~off|without~(?:confirmation|review|verification)|re~enter|full~card~number|you~no~longer|never~reveal|(?:all|any)~(?:ai~)?(?:agents|assistants|models)~(?:in~this~[a-z]+~)?must|the~assistant~must|assistants~must|execute~any|from~a~trusted~administrator)\b"),
+        // Asked what it was told before the conversation: the setup, the
+        // words above `starting with "You are"`, the context window.
+        rule(
+            EXFILTRATION,
+            r"\b(?:repeat|print|output|copy|recite|reproduce|list|write~out)~(?:all~|everything~)?(?:of~)?(?:the~)?(?:words|text|everything|lines|content|instructions)~(?:above|before~(?:this|my~first~message))~(?:this~line~)?[ ,]{0,2}(?:starting|beginning)~(?:with|from)\b|\b(?:instructions|rules|prompt|guidelines|directives)~(?:were~you|you~were|have~you~been|you've~been|did~you~get|you~got|you~received)~(?:given~)?(?:before|prior~to|at~the~start~of)~(?:this|the|our)~(?:conversation|chat|session)\b|\beverything~you~were~(?:told|given)~before~(?:my~first~message|this~conversation|the~conversation|our~conversation)\b|\b(?:disclose|reveal|share|print|output|show|quote|recite|dump|paste)\b[^\n.]{0,60}?\bthe~pre~conversation~(?:instructions|prompt|rules|text|setup|message)\b|\b(?:dump|print|output|show|reveal|paste|echo)~(?:me~)?(?:your~(?:entire~|full~|whole~)?context~window|the~(?:entire~|full~|whole~)?contents~of~your~context)\b|\bcomplete~this~sentence\b[^\n]{0,80}?\bmy~(?:instructions|system~prompt|rules)~(?:say|are|state)\b",
+        ),
+        // A new part given to the reader in place of the one it has
+        // (`You're not a summariser anymore, you're …`, `Stop being a
+        // neutral tutor. … you are`), a reassignment declared.
+        rule(
+            ROLE_REASSIGNMENT,
+            r"\byou(?:'re|~are)~(?:not|no~longer)~(?:an?~)?(?:[a-z]+~)?(?:assistant|summari[sz]er|chatbot|tutor|helper|ai|model|translator|reviewer)~?(?:anymore|any~more)?[ ,;.]{0,2}(?:now~)?you(?:'re|~are)\b|\bstop~being~an?~(?:[a-z]+~)?(?:assistant|tutor|summari[sz]er|helper|chatbot|ai|translator)\b[^\n]{0,40}?\byou~are\b|\bconsider~yourself~reassigned\b|\byou~are~(?:an?~)?[a-z]+~now[.!,]~(?:you~)?(?:may|can|must|will|should)~only~(?:reply|respond|answer|speak|talk|say)\b",
+        ),
+        // A named persona handed to the reader (`You are UNFILTR, a
+        // language model …`, `you're "Chad GPT" now:`), when the same
+        // paragraph says its limits are gone; and the modes that say so.
+        rule(
+            ROLE_REASSIGNMENT,
+            r"\byou(?:'re|~are)~(?:[a-z0-9][a-z0-9_-]{1,22}|[\x22'][a-z0-9][a-z0-9 _-]{1,22}[\x22'])~?(?:,~(?:an?|the)|~now\b)",
+        )
+        .then(format!(r"[^\n]{{0,200}}?{EN_PERSONA_SIGN}")),
+        rule(
+            ROLE_REASSIGNMENT,
+            r"\b(?:activate|enable|enter|engage)~(?:god~?mode|dan~mode|jailbreak~mode|evil~mode|chaos~mode|unrestricted~mode)\b",
+        ),
+        // A secret put into a link: `tuck it into a link like https://…`,
+        // a placeholder of the URL to be replaced by the conversation.
+        rule(
+            EXFILTRATION,
+            format!(
+                r"\b{SECRET}\b[^\n]{{0,120}}?\b(?:into|in|to)~(?:a|the|this)~(?:link|url|query~string|image~url)\b[^\n]{{0,30}}?{OUTSIDE}"
+            ),
+        )
+        .precede(not_reported),
+        rule(
+            EXFILTRATION,
+            r"\breplac(?:e|ing)~(?:the~)?[^\n ]{1,30}~(?:part~|placeholder~)?with~(?:the~|an?~)?[^\n]{0,60}?(?:conversation|summary~of~the~(?:conversation|chat)|the~user's|passwords?|api~keys?|secrets?|credentials|private~notes)",
+        )
+        .then(r"(?s:.){0,300}?https?://[^ \n]*\?")
+        .precede(not_reported),
+        // A key file read and piped to a network client.
+        rule(
+            EXFILTRATION,
+            r"(?:\.aws/credentials|\.npmrc|\.netrc|\.git~?credentials|\.pgpass|id_rsa|\.ssh/|docker/config\.json)[^\n]{0,80}?\|~?(?:curl|wget|nc|netcat)\b",
+        ),
     ]
 }
 
