@@ -1904,12 +1904,14 @@ fn specs() -> Vec<Spec> {
             ROLE_REASSIGNMENT,
             r"\b(?:activate|enable|enter|engage)~(?:god~?mode|dan~mode|jailbreak~mode|evil~mode|chaos~mode|unrestricted~mode)\b",
         ),
-        // A secret put into a link: `tuck it into a link like https://…`,
-        // a placeholder of the URL to be replaced by the conversation.
+        // A secret put into a link: `tuck it into a link like https://…`
+        // (the secrets spelled out, not SECRET: a rule with no first
+        // literal is searched over every page whole), a placeholder of the
+        // URL to be replaced by the conversation.
         rule(
             EXFILTRATION,
             format!(
-                r"\b{SECRET}\b[^\n]{{0,120}}?\b(?:into|in|to)~(?:a|the|this)~(?:link|url|query~string|image~url)\b[^\n]{{0,30}}?{OUTSIDE}"
+                r"\b(?:the~|your~|my~)?(?:api~?keys?|passwords?|access~tokens?|auth~tokens?|session~cookies?|credentials|secrets?)\b[^\n]{{0,120}}?\b(?:into|in|to)~(?:a|the|this)~(?:link|url|query~string|image~url)\b[^\n]{{0,30}}?{OUTSIDE}"
             ),
         )
         .precede(not_reported),
