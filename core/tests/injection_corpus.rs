@@ -179,25 +179,25 @@ const BEING_TUNED: [Bounded; 2] = [
     // first measured at 45.5% and 3.0% (191 of 420, 9 of 305) with the
     // rules of commit 2cd19c3; after the first tuning on it (the families
     // and words its misses showed missing, not its sentences), 60.7% and
-    // 1.6% (255 of 420, 5 of 305); after the tuning on blind6, 67.1% and
-    // 1.6% (282 of 420, 5 of 305).
+    // 1.6% (255 of 420, 5 of 305); after the tuning on blind6, 69.3% and
+    // 1.6% (291 of 420, 5 of 305).
     Bounded {
         file: "blind5.jsonl",
         attacks: 420,
         benign: 305,
-        recall_floor: 0.66,
+        recall_floor: 0.69,
         false_positive_ceiling: 0.02,
     },
     // Written blind for issue 14 (BLIND6.md) after the tuning on blind5,
     // measured once at 46.2% and 3.2% (200 of 433, 10 of 317) with the
     // rules of commit 273d81c; after the first tuning on it (families,
-    // shapes and 17 more languages' words, not its sentences), 78.1% and
-    // 1.9% (338 of 433, 6 of 317).
+    // shapes and 17 more languages' words, not its sentences), 84.3% and
+    // 1.9% (365 of 433, 6 of 317).
     Bounded {
         file: "blind6.jsonl",
         attacks: 433,
         benign: 317,
-        recall_floor: 0.77,
+        recall_floor: 0.84,
         false_positive_ceiling: 0.02,
     },
 ];
