@@ -161,8 +161,8 @@ const NEVER_TUNED: [Bounded; 1] = [
     // first measured at 46.1% and 1.8% (142 of 308, 5 of 281): the set a
     // tuning on blind3 is judged on. Measured once after it: 65.6% and
     // 1.1% (202 of 308, 3 of 281); after the tuning on blind5, 67.9% and
-    // 1.1% (209 of 308, 3 of 281); after the tuning on blind6, 71.8% and
-    // 1.1% (221 of 308, 3 of 281).
+    // 1.1% (209 of 308, 3 of 281); after the tuning on blind6, 72.1% and
+    // 1.1% (222 of 308, 3 of 281).
     Bounded {
         file: "blind4.jsonl",
         attacks: 308,
@@ -179,8 +179,8 @@ const BEING_TUNED: [Bounded; 2] = [
     // first measured at 45.5% and 3.0% (191 of 420, 9 of 305) with the
     // rules of commit 2cd19c3; after the first tuning on it (the families
     // and words its misses showed missing, not its sentences), 60.7% and
-    // 1.6% (255 of 420, 5 of 305); after the tuning on blind6, 69.3% and
-    // 1.6% (291 of 420, 5 of 305).
+    // 1.6% (255 of 420, 5 of 305); after the tuning on blind6, 69.5% and
+    // 1.6% (292 of 420, 5 of 305).
     Bounded {
         file: "blind5.jsonl",
         attacks: 420,
@@ -191,8 +191,8 @@ const BEING_TUNED: [Bounded; 2] = [
     // Written blind for issue 14 (BLIND6.md) after the tuning on blind5,
     // measured once at 46.2% and 3.2% (200 of 433, 10 of 317) with the
     // rules of commit 273d81c; after the first tuning on it (families,
-    // shapes and 17 more languages' words, not its sentences), 84.3% and
-    // 1.9% (365 of 433, 6 of 317).
+    // shapes and 17 more languages' words, not its sentences), 84.5% and
+    // 1.9% (366 of 433, 6 of 317).
     Bounded {
         file: "blind6.jsonl",
         attacks: 433,

@@ -546,7 +546,7 @@ def _collapse_letter_spacing(view, original):
         gap = width(i + 1) if i + 1 < n else 0
         end = i
         while (
-            separator in (" ", ".", "\n")
+            separator in (" ", ".", "\n", "/", "|")
             and end + 1 < n
             and text[end + 1] == separator
             and width(end + 1) == gap

@@ -691,8 +691,11 @@ fn percent_escape(text: &str) -> Option<char> {
     (0x20..0x7F).contains(&byte).then_some(char::from(byte))
 }
 
-/// `i g n o r e` and `i.g.n.o.r.e` read as `ignore`: a run of four or more
-/// single letters with one separator between each loses the separators.
+/// `i g n o r e`, `i.g.n.o.r.e`, `i/g/n/o/r/e` and `i|g|n|o|r|e` read as
+/// `ignore`: a run of four or more single letters with one separator
+/// between each loses the separators. (`|` is read before it could stand
+/// for `l`; a path of one-letter folders, `a/b/c/d`, becomes `abcd`, which
+/// no rule reads.)
 /// A wider gap between two runs ends a word: `i g n o r e   a l l` and
 /// `i  g  n  o  r  e    a  l  l` are `ignore all`.
 fn collapse_letter_spacing(view: &mut Normalized, original: &str) {
@@ -719,7 +722,7 @@ fn collapse_letter_spacing(view: &mut Normalized, original: &str) {
         let separator = bytes.get(i + 1).copied();
         let gap = if i + 1 < bytes.len() { width(i + 1) } else { 0 };
         let mut end = i;
-        while matches!(separator, Some(b' ' | b'.' | b'\n'))
+        while matches!(separator, Some(b' ' | b'.' | b'\n' | b'/' | b'|'))
             && bytes.get(end + 1).copied() == separator
             && width(end + 1) == gap
             && end + 2 < bytes.len()
@@ -948,6 +951,10 @@ mod tests {
         assert_eq!(view("i g n o r e   a l l"), "ignore all");
         assert_eq!(view("i  g  n  o  r  e    a  l  l"), "ignore all");
         assert_eq!(view("i\ng\nn\no\nr\ne"), "ignore");
+        assert_eq!(view("i/g/n/o/r/e a/l/l"), "ignore all");
+        // Read before leetspeak, where a `|` inside a word stands for `l`.
+        assert_eq!(view("p|r|i|n|t y|o|u|r"), "print your");
+        assert_eq!(view("a/b c"), "a/b c");
     }
 
     #[test]
