@@ -196,11 +196,22 @@ impl AnchoredRegex {
     }
 }
 
+/// How every rule's NFA is compiled: a search asks only where a match
+/// ends, so no capture groups.
+fn nfa_config() -> thompson::Config {
+    thompson::Config::new().which_captures(WhichCaptures::None)
+}
+
+/// How every rule's lazy DFA is configured ([`DFA_CACHE_CAPACITY`]).
+fn dfa_config() -> regex_automata::hybrid::dfa::Config {
+    DFA::config().cache_capacity(DFA_CACHE_CAPACITY)
+}
+
 /// `source`'s lazy DFA, if one can serve it.
 fn exact_dfa(source: &str) -> Option<LazyDfa> {
     DFA::builder()
-        .configure(DFA::config().cache_capacity(DFA_CACHE_CAPACITY))
-        .thompson(thompson::Config::new().which_captures(WhichCaptures::None))
+        .configure(dfa_config())
+        .thompson(nfa_config())
         .build(source)
         .ok()
         .map(LazyDfa::new)
@@ -242,11 +253,11 @@ fn relaxed_dfa(source: &str) -> Option<(DFA, Option<usize>)> {
         return None;
     }
     let nfa = thompson::Compiler::new()
-        .configure(thompson::Config::new().which_captures(WhichCaptures::None))
+        .configure(nfa_config())
         .build_from_hir(&relaxed)
         .ok()?;
     let dfa = DFA::builder()
-        .configure(DFA::config().cache_capacity(DFA_CACHE_CAPACITY))
+        .configure(dfa_config())
         .build_from_nfa(nfa)
         .ok()?;
     Some((dfa, longest))
@@ -594,7 +605,7 @@ fn stored_literals(sources: &[String]) -> Option<StoredLiterals> {
 /// [`RELAX_NFA_STATES`] states.
 fn asked_relaxed_first(source: &str) -> bool {
     thompson::Compiler::new()
-        .configure(thompson::Config::new().which_captures(WhichCaptures::None))
+        .configure(nfa_config())
         .build(source)
         .is_ok_and(|nfa| nfa.states().len() > RELAX_NFA_STATES)
 }
