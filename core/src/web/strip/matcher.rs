@@ -395,6 +395,8 @@ pub struct RuleSearch {
     prefixes: AhoCorasick,
     /// For each literal of `prefixes`, the rules it may start.
     literal_rules: Vec<Vec<u32>>,
+    /// The rules searched whole ([`Starts::Anywhere`]), in order.
+    searched_whole: Vec<usize>,
 }
 
 impl RuleSearch {
@@ -447,7 +449,11 @@ impl RuleSearch {
             .match_kind(MatchKind::Standard)
             .build(&literals)
             .expect("a few thousand short literals fit the automaton's limits");
+        let searched_whole = (0..starts.len())
+            .filter(|&rule| matches!(starts[rule], Starts::Anywhere))
+            .collect();
         RuleSearch {
+            searched_whole,
             sources: sources.to_vec(),
             regexes,
             starts,
@@ -489,78 +495,45 @@ impl RuleSearch {
     /// How many rules are searched whole (no finite set of first literals).
     #[cfg(test)]
     pub fn searched_whole(&self) -> usize {
-        self.starts
-            .iter()
-            .filter(|start| matches!(start, Starts::Anywhere))
-            .count()
+        self.searched_whole.len()
     }
 
     /// Every rule's non-overlapping leftmost-first matches on `text`, as
-    /// `(rule, start, end)`, rule by rule in order, each rule's in order.
+    /// `(rule, start, end)`: the rules with first literals rule by rule in
+    /// order, each rule's in order, then the rules searched whole.
     pub fn find_all(&self, text: &str) -> Vec<(usize, usize, usize)> {
-        // Each rule's candidate starts apart, sorted rule by rule: the same
-        // order as sorting (rule, start) pairs, at a fraction of the cost
-        // (a page gives hundreds of thousands of them). They are laid out
-        // in one array, each rule's run placed by counting first: a list
-        // per rule grew by reallocation, most of a short text's cost.
-        let hits: Vec<(u32, u32)> = self
-            .prefixes
-            .find_overlapping_iter(text)
-            .map(|hit| {
-                let start = u32::try_from(hit.start()).unwrap_or(u32::MAX);
-                (hit.pattern().as_u32(), start)
-            })
-            .collect();
-        let rules = self.regexes.len();
-        let mut bounds = vec![0usize; rules + 1];
-        for &(literal, _) in &hits {
-            for &rule in &self.literal_rules[literal as usize] {
-                bounds[rule as usize + 1] += 1;
-            }
-        }
-        for rule in 0..rules {
-            bounds[rule + 1] += bounds[rule];
-        }
-        let mut candidates = vec![0u32; bounds[rules]];
-        let mut next = bounds.clone();
-        for &(literal, start) in &hits {
-            for &rule in &self.literal_rules[literal as usize] {
-                candidates[next[rule as usize]] = start;
-                next[rule as usize] += 1;
-            }
-        }
-        let mut found = Vec::new();
-        for rule in 0..rules {
-            let starts = &mut candidates[bounds[rule]..bounds[rule + 1]];
-            if let Starts::Anywhere = self.starts[rule] {
-                if let RuleRegex::Whole(regex) = self.regex(rule) {
-                    found.extend(
-                        regex
-                            .find_iter(text)
-                            .filter(|hit| !hit.is_empty())
-                            .map(|hit| (rule, hit.start(), hit.end())),
-                    );
+        // Each candidate as `rule << 32 | start`, so that sorting the
+        // numbers orders them rule by rule, each rule's by start, and a
+        // start two literals give comes twice in a row. A start the rule's
+        // start assertions turn away is dropped here, before it is sorted.
+        // Only the rules with candidates cost anything: a short text gives
+        // a few of the table's rules a candidate, and bookkeeping over
+        // every rule per search (one search per view and per carrier) was
+        // most of what stripping it cost.
+        let bytes = text.as_bytes();
+        let mut candidates: Vec<u64> = Vec::new();
+        for hit in self.prefixes.find_overlapping_iter(text) {
+            let start = hit.start();
+            let packed_start = u32::try_from(start).unwrap_or(u32::MAX);
+            for &rule in &self.literal_rules[hit.pattern().as_usize()] {
+                if self.looks[rule as usize].may_start_at(bytes, start) {
+                    candidates.push(u64::from(rule) << 32 | u64::from(packed_start));
                 }
-                continue;
             }
-            if starts.is_empty() {
-                continue;
-            }
-            starts.sort_unstable();
+        }
+        sort_candidates(&mut candidates, self.regexes.len());
+        candidates.dedup();
+        let mut found = Vec::new();
+        for run in candidates.chunk_by(|a, b| a >> 32 == b >> 32) {
+            let rule = (run[0] >> 32) as usize;
             let RuleRegex::Anchored(regex) = self.regex(rule) else {
                 continue;
             };
-            let looks = self.looks[rule];
             regex.ends_at(text, |end_at| {
                 let mut resume = 0;
-                let mut previous = None;
-                for &start in starts.iter() {
-                    // A start two literals give is tried once.
-                    if previous.replace(start) == Some(start) {
-                        continue;
-                    }
-                    let start = start as usize;
-                    if start < resume || !looks.may_start_at(text.as_bytes(), start) {
+                for &packed in run {
+                    let start = (packed & u64::from(u32::MAX)) as usize;
+                    if start < resume {
                         continue;
                     }
                     if let Some(end) = end_at(start)
@@ -572,8 +545,49 @@ impl RuleSearch {
                 }
             });
         }
+        for &rule in &self.searched_whole {
+            if let RuleRegex::Whole(regex) = self.regex(rule) {
+                found.extend(
+                    regex
+                        .find_iter(text)
+                        .filter(|hit| !hit.is_empty())
+                        .map(|hit| (rule, hit.start(), hit.end())),
+                );
+            }
+        }
         found
     }
+}
+
+/// Sorts packed candidates (`rule << 32 | start`) of a table of `rules`
+/// rules. A page gives hundreds of thousands, which are laid out rule by
+/// rule by counting first, each rule's run then sorted on its own (the
+/// literal pass gives them nearly in order); a short text gives a few,
+/// which one comparison sort orders at once.
+fn sort_candidates(candidates: &mut Vec<u64>, rules: usize) {
+    const COUNTED_FROM: usize = 1 << 12;
+    if candidates.len() < COUNTED_FROM {
+        candidates.sort_unstable();
+        return;
+    }
+    let rule_of = |packed: u64| (packed >> 32) as usize;
+    let mut bounds = vec![0usize; rules + 1];
+    for &packed in candidates.iter() {
+        bounds[rule_of(packed) + 1] += 1;
+    }
+    for rule in 0..rules {
+        bounds[rule + 1] += bounds[rule];
+    }
+    let mut laid_out = vec![0u64; candidates.len()];
+    let mut next = bounds.clone();
+    for &packed in candidates.iter() {
+        laid_out[next[rule_of(packed)]] = packed;
+        next[rule_of(packed)] += 1;
+    }
+    for rule in 0..rules {
+        laid_out[bounds[rule]..bounds[rule + 1]].sort_unstable();
+    }
+    *candidates = laid_out;
 }
 
 /// What `first_literals.rs` stores of each rule: its first literals, its
