@@ -1037,7 +1037,15 @@ fn specs() -> Vec<Spec> {
         ),
         rule(
             INSTRUCTION_OVERRIDE,
-            format!(r"\b{OVERRIDE_VERB}~(?:the|all~the|everything)~above\b"),
+            // Not `notwithstanding the above`: the phrase of contracts and
+            // licences (every Apache-2.0 licence file: "Notwithstanding
+            // the above, nothing herein shall supersede…"), which names no
+            // instructions; `notwithstanding any prior instructions` is
+            // read by the rules above.
+            format!(
+                r"\b{}~(?:the|all~the|everything)~above\b",
+                OVERRIDE_VERB.replacen("notwithstanding|", "", 1)
+            ),
         )
         .follow(not_about_page_parts),
         rule(
@@ -1129,7 +1137,7 @@ fn specs() -> Vec<Spec> {
         // --- new instructions ---
         rule(
             NEW_INSTRUCTIONS,
-            r"\b(?:new|updated|revised|real|actual|true|secret|hidden|overriding|priority|changed)~(?:system~)?(?:instructions?|directives?|orders|commands|rules?|task|prompt|guidelines|polic(?:y|ies)|objective|goal|mission)(?:~for~(?:the~|all~|any~)?(?:ai|assistants?|models?|agents?|bots?|llms?|chatbots?|summari[sz]ers?|reviewers?))?(?:[ \n]?:|[ ,]{0,2}effective~(?:immediately|now|today))",
+            r"\b(?:(?:new|revised|real|actual|true|secret|hidden|overriding|priority)~|(?:updated|changed)[ ./+]?)(?:system~)?(?:instructions?|directives?|orders|commands|rules?|task|prompt|guidelines|polic(?:y|ies)|objective|goal|mission)(?:~for~(?:the~|all~|any~)?(?:ai|assistants?|models?|agents?|bots?|llms?|chatbots?|summari[sz]ers?|reviewers?))?(?:[ \n]?:|[ ,]{0,2}effective~(?:immediately|now|today))",
         ),
         rule(
             NEW_INSTRUCTIONS,
@@ -1428,7 +1436,7 @@ fn specs() -> Vec<Spec> {
         rule(
             AI_ADDRESS,
             format!(
-                r"\b(?:(?:(?:attention|note|notice|message|memo|hey|hello|hi|dear|to)~(?:to~|for~)?(?:the~|all~|any~)?)(?:{AI_NOUN}|{AI_ROLE})(?:~{AI_ROLE}){{0,2}}|{AI_NOUN}(?:~[a-z]+)?(?:~{AI_ROLE}){{0,2}}|(?:assistants|chatbots|models|agents)(?:~{AI_ROLE}){{0,2}})[ ]?[:,]"
+                r"\b(?:(?:(?:attention|note|notice|message|memo|hey|hello|hi|dear|to)~(?:to~|for~)?(?:the~|all~|any~)?)(?:{AI_NOUN}|{AI_ROLE})(?:~{AI_ROLE}){{0,2}}|{AI_NOUN}(?:[ \n./+][a-z]+)?(?:~{AI_ROLE}){{0,2}}|(?:assistants|chatbots|models|agents)(?:~{AI_ROLE}){{0,2}})[ ]?[:,]"
             ),
         )
         .then(format!(r"[ \n]?{AI_DIRECTIVE}")),
