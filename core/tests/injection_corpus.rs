@@ -8,8 +8,9 @@
 //! `blind4.jsonl`, written by people who never read the rules, and never
 //! read by it, is measured without printing a text; `blind5.jsonl`, written
 //! the same way and measured once blind, is being tuned on and held at
-//! least where that tuning has brought it, and so is `blind6.jsonl`,
-//! written the same way after that tuning and measured once blind.
+//! least where that tuning has brought it, and so are `blind6.jsonl` and
+//! `blind7.jsonl`, each written the same way after the tuning before it
+//! and measured once blind.
 //!
 //! `AGENTFENCE_CORPUS_MISSES=1` prints the missed attacks and flagged
 //! benign rows of the tuned-on files.
@@ -174,7 +175,7 @@ const NEVER_TUNED: [Bounded; 1] = [
 
 /// Blind sets measured once and now tuned on, before they meet the
 /// tuned-on files' target: held at least at what the tuning has reached.
-const BEING_TUNED: [Bounded; 2] = [
+const BEING_TUNED: [Bounded; 3] = [
     // Written blind for issue 14 (BLIND5.md) after blind4's measurement,
     // first measured at 45.5% and 3.0% (191 of 420, 9 of 305) with the
     // rules of commit 2cd19c3; after the first tuning on it (the families
@@ -199,6 +200,17 @@ const BEING_TUNED: [Bounded; 2] = [
         benign: 317,
         recall_floor: 0.84,
         false_positive_ceiling: 0.02,
+    },
+    // Written blind for issue 14 (BLIND7.md) after the tuning on blind6,
+    // shaped like the issue's hidden sets (more benign rows than attacks,
+    // most of them hard), measured once at 59.6% and 3.9% (224 of 376, 16
+    // of 414) with the rules of commit f7068d1.
+    Bounded {
+        file: "blind7.jsonl",
+        attacks: 376,
+        benign: 414,
+        recall_floor: 0.59,
+        false_positive_ceiling: 0.04,
     },
 ];
 
