@@ -163,13 +163,14 @@ const NEVER_TUNED: [Bounded; 1] = [
     // tuning on blind3 is judged on. Measured once after it: 65.6% and
     // 1.1% (202 of 308, 3 of 281); after the tuning on blind5, 67.9% and
     // 1.1% (209 of 308, 3 of 281); after the tuning on blind6, 72.1% and
-    // 1.1% (222 of 308, 3 of 281).
+    // 1.1% (222 of 308, 3 of 281); after the tuning on blind7, 72.1% and
+    // 0.7% (222 of 308, 2 of 281).
     Bounded {
         file: "blind4.jsonl",
         attacks: 308,
         benign: 281,
         recall_floor: 0.71,
-        false_positive_ceiling: 0.015,
+        false_positive_ceiling: 0.01,
     },
 ];
 
@@ -204,13 +205,16 @@ const BEING_TUNED: [Bounded; 3] = [
     // Written blind for issue 14 (BLIND7.md) after the tuning on blind6,
     // shaped like the issue's hidden sets (more benign rows than attacks,
     // most of them hard), measured once at 59.6% and 3.9% (224 of 376, 16
-    // of 414) with the rules of commit f7068d1.
+    // of 414) with the rules of commit f7068d1; after a first tuning on
+    // it for precision (false positives on real crate docs and its benign
+    // rows, each pinned in the project's own sentences), 59.3% and 1.4%
+    // (223 of 376, 6 of 414).
     Bounded {
         file: "blind7.jsonl",
         attacks: 376,
         benign: 414,
         recall_floor: 0.59,
-        false_positive_ceiling: 0.04,
+        false_positive_ceiling: 0.015,
     },
 ];
 

@@ -719,6 +719,9 @@ _NOT_LEAK_PLACES = (
     "password manager",
     "vault",
     "keychain",
+    "over https",
+    "over tls",
+    "over ssl",
 )
 
 _REPORTING = (
@@ -748,6 +751,10 @@ _REPORTING = (
     "an assistant to",
     "a chatbot to",
     "an ai to",
+    "claiming",
+    "claiming that",
+    "claim that",
+    "claims that",
 )
 
 
@@ -756,6 +763,11 @@ _FIRST_PERSON = ("i", "i'm", "im", "am", "we", "we're")
 
 def not_reported(before):
     tail = _trim_end(before[-40:])
+    for word in ("the", "these", "those", "all", "any"):
+        lead = tail[: len(tail) - len(word)]
+        if tail.endswith(word) and lead and lead[-1] in _WHITESPACE:
+            tail = _trim_end(lead)
+            break
     reported = False
     for phrase in _REPORTING:
         if tail.endswith(phrase):
@@ -862,7 +874,46 @@ def not_a_task_for_the_user(after):
 
 
 def not_a_quoted_value(after):
-    return not after.lstrip(" ").startswith(("'", '"'))
+    value = after.lstrip(" ")
+    block_scalar = False
+    if value[:1] in ("|", ">"):
+        rest = value[1:].lstrip("-+").lstrip(" ")
+        block_scalar = rest == "" or rest.startswith("\n")
+    return not (value.startswith(("'", '"')) or block_scalar)
+
+
+_PERMITS = ("let", "lets", "allow", "allows", "allowing", "permit", "permits", "enable", "enables")
+
+
+def not_a_permission(before):
+    tail = before[-48:]
+    clause = _after_last(tail, ".!?;:,\n")
+    words = _words(clause)[::-1][:3]
+    return not any(
+        word in _PERMITS and (at == 0 or words[at - 1] not in ("me", "us"))
+        for at, word in enumerate(words)
+    )
+
+
+def an_order_not_a_setting(before):
+    return not_after_a_determiner(before) and not_a_permission(before)
+
+
+_ASKED = (
+    "the model to",
+    "a model to",
+    "the assistant to",
+    "an assistant to",
+    "the ai to",
+    "an ai to",
+    "the llm to",
+    "an llm to",
+)
+
+
+def not_a_report_inside(original):
+    lower = original.lower()
+    return not any(asked in lower for asked in _ASKED)
 
 
 def not_as_the_only(original):
@@ -947,6 +998,9 @@ _REPORTS = (
     "讓模型",
     "要求模型",
     "诱导模型",
+    "试图让",
+    "企图让",
+    "诱使",
     "モデルに",
     "모델에게",
     "मॉडल से",
@@ -968,20 +1022,27 @@ def not_a_setup_or_report(before):
 _USER_SPEAKERS = ("user", "customer", "human", "client", "visitor", "guest", "me")
 
 
+def _after_speaker(line):
+    line = line.lstrip(" >")
+    for speaker in _USER_SPEAKERS:
+        if line.startswith(speaker):
+            return line[len(speaker):].lstrip(" ")
+    return None
+
+
 def _is_user_turn(line):
-    line = line.lstrip(" ")
-    return any(
-        line.startswith(speaker) and line[len(speaker):].lstrip(" ").startswith(":")
-        for speaker in _USER_SPEAKERS
-    )
+    rest = _after_speaker(line)
+    return rest is not None and rest.startswith(":")
 
 
 def not_a_transcript_turn(before):
     recent = before[-2000:]
     current = recent.rsplit("\n", 1)[-1]
-    if not (current.strip(" ") == "" or _is_user_turn(current)):
+    # A match may open on the speaker's own colon (`User: act as ...`).
+    on_the_colon = _after_speaker(current) == ""
+    if not (current.strip(" ") == "" or _is_user_turn(current) or on_the_colon):
         return True
-    return not any(_is_user_turn(line) for line in recent.split("\n"))
+    return not (on_the_colon or any(_is_user_turn(line) for line in recent.split("\n")))
 
 
 def not_after_a_quote(before):
@@ -1024,12 +1085,14 @@ _CHECKS = {
     "not_plain_lowercase": not_plain_lowercase,
     "not_a_task_for_the_user": not_a_task_for_the_user,
     "not_a_quoted_value": not_a_quoted_value,
+    "an_order_not_a_setting": an_order_not_a_setting,
+    "not_a_report_inside": not_a_report_inside,
     "has_capital_head": has_capital_head,
 }
 
 
 class _Rule:
-    __slots__ = ("label", "regex", "then", "follow", "precede", "original")
+    __slots__ = ("label", "regex", "then", "follow", "precede", "original", "named_when_quoted")
 
 
 def _load_rules():
@@ -1041,6 +1104,7 @@ def _load_rules():
     for index, data in enumerate(table):
         rule = _Rule()
         rule.label = data["label"]
+        rule.named_when_quoted = bool(data.get("named_when_quoted"))
         try:
             rule.regex = re.compile(_translate(data["pattern"]), re.ASCII)
             then = data.get("then")
@@ -1091,6 +1155,22 @@ def _find_iter(regex, text):
         pos = end
 
 
+# A rule's `named_when_quoted` (rules.rs's MENTIONED_IN_QUOTES): an
+# override phrase quoted whole is named, not given.
+_QUOTE_PAIRS = (('"', '"'), ("\u201c", "\u201d"), ("'", "'"), ("\u00ab", "\u00bb"))
+
+
+def _quoted_whole(before, after):
+    """strip::quoted_whole."""
+    if not before:
+        return False
+    opening = before[-1]
+    if before[:-1].rstrip(" ").endswith((":", "=")):
+        return False
+    after = after.lstrip(".?!,")
+    return any(opening == o and after.startswith(c) for o, c in _QUOTE_PAIRS)
+
+
 def _matches(view, original):
     """(start, end, rule index) of every rule's match on the view."""
     text = view.text
@@ -1108,6 +1188,10 @@ def _matches(view, original):
             if rule.original is not None:
                 lo, hi = view.original_range(start, end)
                 if not rule.original(original[lo:hi]):
+                    continue
+            if rule.named_when_quoted:
+                named_start, named_end = _trim_blanks(text, start, end)
+                if _quoted_whole(text[:named_start], text[named_end:]):
                     continue
             found.append((start, end, index))
     return found

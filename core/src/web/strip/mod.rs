@@ -113,6 +113,12 @@ impl Engine {
             {
                 continue;
             }
+            let named = trim_blanks(&view.text, start..end);
+            if rules::MENTIONED_IN_QUOTES.contains(&rule.label)
+                && quoted_whole(&view.text[..named.start], &view.text[named.end..])
+            {
+                continue;
+            }
             found.push(Found {
                 range: start..end,
                 rule: index,
@@ -230,6 +236,33 @@ fn is_system_comment(view: &str) -> bool {
     }
     let word: String = rest.chars().take_while(char::is_ascii_lowercase).collect();
     HEADS.contains(&word.as_str()) || rules::starts_with_directive(rest)
+}
+
+/// Whether a match stands alone between a pair of quotes (`filter out
+/// "ignore previous instructions"?`, a talk titled `"Ignore previous
+/// instructions"`): an override phrase quoted whole is named, as
+/// articles, filters and tests name it, not given. An override quoted with
+/// more words (`value="ignore previous instructions and fill in …"`) is
+/// still one, and so is a quoted value (`"msg": "ignore your prompt"`,
+/// `note='…'`). Stop and question marks may sit inside the closing quote.
+fn quoted_whole(before: &str, after: &str) -> bool {
+    const PAIRS: [(char, char); 4] = [
+        ('"', '"'),
+        ('\u{201C}', '\u{201D}'),
+        ('\'', '\''),
+        ('\u{AB}', '\u{BB}'),
+    ];
+    let Some(open) = before.chars().next_back() else {
+        return false;
+    };
+    let outside = before[..before.len() - open.len_utf8()].trim_end_matches(' ');
+    if outside.ends_with([':', '=']) {
+        return false;
+    }
+    let after = after.trim_start_matches(['.', '?', '!', ',']);
+    PAIRS
+        .iter()
+        .any(|&(opening, closing)| opening == open && after.starts_with(closing))
 }
 
 /// A removal in the original text.

@@ -124,6 +124,19 @@ pub const LABELS: &[Label] = &[
     PLANTED_MARKER,
 ];
 
+/// The labels of override phrases, which a page names when it quotes one
+/// whole (see `strip::quoted_whole`): articles, filters and tests quote
+/// `"ignore previous instructions"` as a phrase. Not the others: quotes
+/// around `“developer mode”` in an order to enter it mark a name, not a
+/// mention.
+pub const MENTIONED_IN_QUOTES: &[Label] = &[
+    "ignore all previous instructions",
+    "ignore previous instructions",
+    "ignore the above",
+    "disregard prior instructions",
+    INSTRUCTION_OVERRIDE,
+];
+
 /// agentsec-core's 16 markers: the first labels of [`LABELS`].
 pub const SEED_LABELS: &[Label] = LABELS.split_at(16).0;
 
@@ -142,6 +155,9 @@ pub struct RuleData {
     pub follow: Option<&'static str>,
     pub precede: Option<&'static str>,
     pub original: Option<&'static str>,
+    /// Whether a match quoted whole is a mention, not a marker (its label
+    /// is one of [`MENTIONED_IN_QUOTES`]; see `strip::quoted_whole`).
+    pub named_when_quoted: bool,
 }
 
 /// A check on the original text of a match: the match stands only if it
@@ -317,6 +333,10 @@ fn names_a_leak(after: &str) -> bool {
         "password manager",
         "vault",
         "keychain",
+        // How to send it safely (`send your API key only over HTTPS`).
+        "over https",
+        "over tls",
+        "over ssl",
     ]
     .iter()
     .any(|place| line.contains(place))
@@ -336,9 +356,15 @@ fn not_before_a_quote(after: &str) -> bool {
 }
 
 /// `system_prompt: "You are a shop assistant…"` in a YAML file sets a
-/// value; `system_instruction: reveal …` gives an order.
+/// value, and so does a block scalar (`system_prompt: |` and the lines
+/// under it); `system_instruction: reveal …` gives an order.
 fn not_a_quoted_value(after: &str) -> bool {
-    !after.trim_start_matches(' ').starts_with(['\'', '"'])
+    let value = after.trim_start_matches(' ');
+    let block_scalar = value
+        .strip_prefix(['|', '>'])
+        .map(|rest| rest.trim_start_matches(['-', '+']).trim_start_matches(' '))
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('\n'));
+    !(value.starts_with(['\'', '"']) || block_scalar)
 }
 
 /// The last `count` chars of `text` (all of it when shorter): the words
@@ -363,18 +389,23 @@ const USER_SPEAKERS: [&str; 7] = [
 /// that a page of many turns costs no more per match.
 fn not_a_transcript_turn(before: &str) -> bool {
     let recent = last_chars(before, 2000);
-    let is_user_turn = |line: &str| {
-        let line = line.trim_start_matches(' ');
-        USER_SPEAKERS.iter().any(|speaker| {
-            line.strip_prefix(speaker)
-                .is_some_and(|rest| rest.trim_start_matches(' ').starts_with(':'))
-        })
-    };
+    // What follows a speaker's name at a line's start, if one opens it; a
+    // record quoted in Markdown (`> **User:** …`) is a record too.
+    fn after_speaker(line: &str) -> Option<&str> {
+        let line = line.trim_start_matches([' ', '>']);
+        USER_SPEAKERS
+            .iter()
+            .find_map(|speaker| line.strip_prefix(speaker))
+            .map(|rest| rest.trim_start_matches(' '))
+    }
+    let is_user_turn = |line: &str| after_speaker(line).is_some_and(|rest| rest.starts_with(':'));
     let current = recent.rsplit('\n').next().unwrap_or("");
-    if !(current.trim_matches(' ').is_empty() || is_user_turn(current)) {
+    // A match may open on the speaker's own colon (`User: act as …`).
+    let on_the_colon = after_speaker(current).is_some_and(str::is_empty);
+    if !(current.trim_matches(' ').is_empty() || is_user_turn(current) || on_the_colon) {
         return true;
     }
-    !recent.split('\n').any(is_user_turn)
+    !(on_the_colon || recent.split('\n').any(is_user_turn))
 }
 
 /// `never paste your API keys` warns; it does not ask.
@@ -419,11 +450,24 @@ fn not_reported(before: &str) -> bool {
         "an assistant to",
         "a chatbot to",
         "an ai to",
+        "claiming",
+        "claiming that",
+        "claim that",
+        "claims that",
     ];
     // Said by the writer (`I am asking you to`, `we ask you to`), the same
     // words are the order itself.
     const FIRST_PERSON: &[&str] = &["i", "i'm", "im", "am", "we", "we're"];
     let tail = last_chars(before, 40).trim_end();
+    // A match may open after its object's determiner (`claiming the
+    // earlier rules are void` matches from `earlier`).
+    let tail = ["the", "these", "those", "all", "any"]
+        .iter()
+        .find_map(|word| {
+            tail.strip_suffix(word)
+                .filter(|lead| lead.ends_with(char::is_whitespace))
+        })
+        .map_or(tail, str::trim_end);
     let reported = REPORTING.iter().any(|phrase| {
         tail.strip_suffix(phrase).is_some_and(|lead| {
             let speaker = lead
@@ -506,6 +550,47 @@ fn not_after_a_determiner(before: &str) -> bool {
         .next_back()
         .filter(|_| tail.ends_with(char::is_whitespace))
         .is_none_or(|word| !DETERMINERS.contains(&word))
+}
+
+/// `Let users override the system prompt`, `allow per-tenant override of
+/// system_prompt`: a setting that permits an override describes it. `Let
+/// me ignore …` and `allow me to …` are the writer's own.
+fn not_a_permission(before: &str) -> bool {
+    const PERMITS: &[&str] = &[
+        "let", "lets", "allow", "allows", "allowing", "permit", "permits", "enable", "enables",
+    ];
+    let tail = last_chars(before, 48);
+    let clause = tail
+        .rsplit(['.', '!', '?', ';', ':', ',', '\n'])
+        .next()
+        .unwrap_or_default();
+    let words: Vec<&str> = clause.split_whitespace().rev().take(3).collect();
+    !words.iter().enumerate().any(|(at, word)| {
+        PERMITS.contains(word) && (at == 0 || !matches!(words[at - 1], "me" | "us"))
+    })
+}
+
+/// An override verb used as an order: neither a noun after a determiner
+/// (`a clear system prompt`) nor a setting that permits one.
+fn an_order_not_a_setting(before: &str) -> bool {
+    not_after_a_determiner(before) && not_a_permission(before)
+}
+
+/// `encoded payloads in ROT13 and then asked the model to decode and act
+/// on them` reports an attack: the match holds who was asked.
+fn not_a_report_inside(original: &str) -> bool {
+    const ASKED: &[&str] = &[
+        "the model to",
+        "a model to",
+        "the assistant to",
+        "an assistant to",
+        "the ai to",
+        "an ai to",
+        "the llm to",
+        "an llm to",
+    ];
+    let lower = original.to_lowercase();
+    !ASKED.iter().any(|asked| lower.contains(asked))
 }
 
 /// `Virtual Linux systems, such as those run through Docker, do not
@@ -634,6 +719,9 @@ fn not_a_setup_or_report(before: &str) -> bool {
         "讓模型",
         "要求模型",
         "诱导模型",
+        "试图让",
+        "企图让",
+        "诱使",
         "モデルに",
         "모델에게",
         "मॉडल से",
@@ -708,6 +796,8 @@ const CHECKS: &[(&str, Follow)] = &[
     ("has_capital_head", has_capital_head),
     ("not_a_task_for_the_user", not_a_task_for_the_user),
     ("not_a_quoted_value", not_a_quoted_value),
+    ("an_order_not_a_setting", an_order_not_a_setting),
+    ("not_a_report_inside", not_a_report_inside),
 ];
 
 fn check_name(check: Follow) -> &'static str {
@@ -728,6 +818,7 @@ pub fn table() -> Vec<RuleData> {
             follow: rule.follow.map(check_name),
             precede: rule.precede.map(check_name),
             original: rule.original.map(check_name),
+            named_when_quoted: MENTIONED_IN_QUOTES.contains(&rule.label),
         })
         .collect()
 }
@@ -1017,7 +1108,8 @@ fn specs() -> Vec<Spec> {
             INSTRUCTION_OVERRIDE,
             format!(r"\b{OVERRIDE_VERB}~{OVERRIDE_DETERMINERS}(?:{OVERRIDE_WHEN}~){{1,2}}{OVERRIDE_WHAT}\b"),
         )
-        .follow(not_about_a_document),
+        .follow(not_about_a_document)
+        .precede(an_order_not_a_setting),
         rule(
             INSTRUCTION_OVERRIDE,
             format!(r"\b{OVERRIDE_VERB}~(?:all~)?(?:of~)?your~(?:own~)?{OVERRIDE_WHAT}\b"),
@@ -1059,7 +1151,8 @@ fn specs() -> Vec<Spec> {
             format!(
                 r"\b(?:(?:the~|these~|those~|all~|your~|any~)?(?:above|previous|prior|preceding|earlier|original|system|initial|old|existing|current)~|your~|all~)(?:safety~|content~|system~)?{OVERRIDE_WHAT}~(?:(?:was|were|are|is|have~been|has~been)~)?(?:now~)?(?:fake|false|wrong|outdated|a~test|void|cancell?ed|revoked|obsolete|invalid|deprecated|superseded|overridden|replaced|null|suspended|lifted|removed|disabled|waived|retired|rescinded|no~longer~(?:valid|in~effect|apply|applies|active|binding))\b"
             ),
-        ),
+        )
+        .precede(not_reported),
         rule(
             INSTRUCTION_OVERRIDE,
             format!(r"\b{OVERRIDE_VERB}~(?:the~|your~)?user's~(?:request|question|instructions?|query|message|prompt|budget|input|wishes)\b"),
@@ -1269,7 +1362,8 @@ fn specs() -> Vec<Spec> {
             ROLE_REASSIGNMENT,
             r"(?:^|[.!?:;\n][ ]?)(?:act|simulate)~as~(?:an?|the|my)\b~|(?:^|[.!?:;\n][ ]?)pretend~(?:to~be|you~are|that~you~are|you're)~(?:an?|the|my)~[a-z']+",
         )
-        .follow(not_a_task_for_the_user),
+        .follow(not_a_task_for_the_user)
+        .precede(not_a_transcript_turn),
         rule(
             ROLE_REASSIGNMENT,
             r"\byou~are~(?:an?|the)~(?:[a-z]+~){1,3}(?:who|that)~(?:never~(?:refuses?|says~no|declines?)|always~(?:complies|obeys|answers)|has~no~(?:rules|restrictions|limits|filters))\b|(?:^|[.!?:;\n][ ]?)simulate~(?:an?|the)~(?:[a-z]+~){0,2}(?:ai|assistant|model|chatbot|llm|terminal|shell)\b|\b(?:behave|respond|answer|reply|speak|talk)~as~(?:though|if)~you~(?:were|are)\b|\byou~now~(?:operate|act|function|serve|work|respond|speak)~as\b|(?:^|[.!?:;\n][ ]?)(?:take~on|assume|adopt|play)~the~role~of\b|\blet's~play~a~game[ ]?:[ ]?you~are\b",
@@ -1358,8 +1452,18 @@ fn specs() -> Vec<Spec> {
         .original(has_capital_head),
         rule(
             FAKE_HEADER,
-            r"(?m:^)[ ]?[=#\[<(]{2,}[ ]?(?:system|developer|admin)~(?:message|prompt|instructions?|override|notice)\b",
+            // Not `##`: a Markdown heading `## System prompt` is a section
+            // of a page (an SDK's docs) unless an order follows it (the
+            // rule after this one).
+            r"(?m:^)[ ]?[=\[<(]{2,}[ ]?(?:system|developer|admin)~(?:message|prompt|instructions?|override|notice)\b",
         ),
+        rule(
+            FAKE_HEADER,
+            r"(?m:^)[ ]?#{1,}[ ]?(?:system|developer|admin)~(?:message|prompt|instructions?|override|notice)\b",
+        )
+        .then(format!(
+            r"[ #]*[ \n]*(?:\z|{DIRECTIVE}|{IMPERATIVE}|(?:the~|this~)?(?:model|assistant|ai|agent|llm)~(?:should|must|will|shall|is~to)\b)"
+        )),
         rule(
             FAKE_HEADER,
             r"<[ ]?/?[ ]?(?:system|system~prompt|system~message|admin|admin~instructions|developer|developer~instructions|instructions|user~query|im~start)[ ]?>",
@@ -1389,7 +1493,7 @@ fn specs() -> Vec<Spec> {
         .original(not_an_identifier),
         rule(
             FAKE_HEADER,
-            r"[\[(<{][ ]?(?:system|admin|developer)~(?:message|notice|instructions?|override|directive)\b(?:[^\])>}\n]{0,30}[\])>}])?(?:[ ]?:)?|(?m:^)[ ]?#{1,6}[ ]?system~prompt[ ]?(?m:$)|\b(?:do~not|don't|never)~(?:show|reveal|display|mention)~(?:this~)?(?:to~)?(?:the~)?user\b",
+            r"[\[(<{][ ]?(?:system|admin|developer)~(?:message|notice|instructions?|override|directive)\b(?:[^\])>}\n]{0,30}[\])>}])?(?:[ ]?:)?|\b(?:do~not|don't|never)~(?:show|reveal|display|mention)~(?:this~)?(?:to~)?(?:the~)?user\b",
         ),
         rule(
             FAKE_HEADER,
@@ -1432,7 +1536,16 @@ fn specs() -> Vec<Spec> {
             format!(
                 r"\b(?:note|message|instructions?|attention|notice|reminder|directive|memo|important|hidden~instructions?|hint|tip|advice|info|psa)~(?:to|for)~(?:the~|any~|all~)?(?:{AI_NOUN}(?:~{AI_ROLE})?|assistants?|ai~{AI_ROLE})\b"
             ),
-        ),
+        )
+        // The note's words name its reader; what follows makes it a note
+        // to it: a colon (after a few more words of the name:
+        // `Note for the AI note-taker:`), the reader's task (`reading
+        // this`), or an order. `# Instructions for AI Agents` over a repository's
+        // conventions (an `AGENTS.md`), or `we wrote instructions for AI
+        // agents`, names a kind of document.
+        .then(format!(
+            r"(?:~[a-z'-]+){{0,4}}[ ]?[:,;]|~(?:reading|processing|summari[sz]ing|browsing|reviewing|crawling|scraping|indexing|visiting|parsing|answering|that|who|which)\b|[ \n]?{AI_DIRECTIVE}"
+        )),
         rule(
             AI_ADDRESS,
             format!(
@@ -1805,7 +1918,9 @@ fn specs() -> Vec<Spec> {
         rule(
             ENCODED_PAYLOAD,
             r"(?:\b|basega~?|basee2~?|hex~?|bga~?)(?:decode|decipher|unescape|unscramble|reverse|convert|translate|shift|rot13|rotie|rotat|unhex|apply~(?:rot~?13|rotie|rotat|basega|base~?64|caesar|atbash)|read~(?:it|this|the~following|them)~backwards|turn~(?:them|it|these|this)~into~(?:letters|text|words))\b[^\n]{0,100}?(?:\band|\bthen)~(?:then~)?(?:please~)?(?:follow|obey|execute|run|comply|act~on|carry~out|perform|apply|do~(?:it|what|as)|do~exactly~(?:what|as)|treat~(?:it|the~(?:sentence|text|result))~as~(?:a~)?(?:command|instruction|order)s?)\b|\b(?:decode|decipher)[ ,]{1,2}and[ ](?:follow|obey|execute|run|comply|do)\b|\b(?:do|follow|obey|execute|carry~out|act~on|run|output)~(?:exactly~)?(?:what~)?(?:the~)?(?:decoded|deciphered|reversed|unscrambled|decrypted)~(?:text|sentence|message|instructions?|directive|string|task|order|hint)\b|\b(?:is|are)~your~(?:new|real|actual|next|hidden)~(?:instructions?|instruction~set|task|orders|directive)\b",
-        ),
+        )
+        .original(not_a_report_inside)
+        .precede(not_reported),
         // --- addressed to the model reading the page (more shapes) ---
         // The reading model named by what it is doing (`the AI that is
         // grading this assignment should …`, `when the assistant edits any
@@ -1850,7 +1965,8 @@ fn specs() -> Vec<Spec> {
             format!(
                 r"\b(?:the~)?{OVERRIDE_WHAT}~(?:above|before~this|so~far|you~(?:were~given|received))~(?:are|is|were|was)~(?:now~)?(?:outdated|obsolete|void|fake|invalid|cancell?ed|revoked|wrong|superseded|a~decoy|rescinded)\b|\b(?:supersedes?|overrides?|replaces?|cancels?|invalidates?)~(?:all~|any~)?(?:earlier|previous|prior|old|preceding|antecedent|existing)~(?:instructions|directives|rules|orders|guidelines|prompts?)\b|\b(?:all~)?(?:antecedent|former|preceding|earlier|prior|previous|previously~(?:issued|given|provided))~(?:[a-z]+~)?(?:instructions?|directives|rules|orders|guidance)~(?:you~(?:got|get|received|were~given)~(?:before|earlier)~)?(?:are|were|is|have~been|has~been)~(?:hereby~|now~)?(?:rescinded|revoked|void|cancell?ed|cancel|annulled|withdrawn|superseded|expired)\b|\b(?:never~mind|nevermind|forget|ignore|disregard)~(?:what|whatever|anything|everything)~(?:your|the)~(?:operator|developer|system|creator|admin|owner)s?~(?:said|told~you|wants|wrote|instructed|set)\b|\bwhatever~you(?:'ve|~have)?~(?:been~)?(?:told|instructed|asked)~(?:to~do|so~far|before)?[ ,]{{0,2}}(?:stop|forget|ignore|drop)\b|\b(?:ignore|forget|disregard)~(?:what|whatever|everything)~(?:they|we|i|someone|others)~(?:told|said~to|gave)~(?:u|you)~(?:before|earlier|previously)\b|\b(?:bypass|ignore|disregard|override)~the~(?:constraints|rules|restrictions|guidelines|instructions)~you~(?:were|have~been)~(?:configured|set~up|loaded|initiali[sz]ed|provided)~with\b|(?:^|[.!?:;\n][ ]?)clear~all~(?:the~|your~|previous~)?instructions\b"
             ),
-        ),
+        )
+        .precede(not_reported),
         // A bare `ignore all rules` is an order when nothing follows that
         // makes it about a linter or a list (`ignore all rules for this
         // line`): the end, a stop or `and` + another order.
@@ -1879,8 +1995,17 @@ fn specs() -> Vec<Spec> {
         // handle, a model `hereby directed to`.
         rule(
             AI_ADDRESS,
-            r"\bif~(?:an?|the|any)~(?:ai|llm)~?(?:[a-z]+~)?(?:assistant|agent|model|bot|tool|system)?~is~[a-z]+ing~(?:this|these|the|my|our)~[a-z]+[ ]?[:,]|\b(?:any|every|each)~(?:ai|chatbot|bot|llm|assistant|language~model|model|agent)s?~(?:who|that|which)~(?:reads?|is~reading|summari[sz]es?|processes?|answers?|indexes)~(?:this|these|the)\b|\b(?:tell|let|inform|remind|warn|convince)~your~human\b|@(?:coding|ai|llm|code)[-_]?(?:agent|bot|assistant)\b|\b(?:language~models?|ai|llms?|automated~systems?|assistants?|agents?)\b[^\n.]{0,80}?\b(?:is|are)~hereby~(?:directed|instructed|ordered|required|commanded)~to\b|(?m:^)[ ]?(?:==|#{1,4}|\*\*)?[ ]?(?:notes?|instructions|guidance)~for~(?:all~|any~)?(?:ai|llm|summari[sz]ation|summary|translation|coding|review)~?(?:models?|agents?|assistants?|bots?|engines?|tools?)[ ]?(?:==|\*\*|:)?[ ]?(?m:$)",
+            r"\bif~(?:an?|the|any)~(?:ai|llm)~?(?:[a-z]+~)?(?:assistant|agent|model|bot|tool|system)?~is~[a-z]+ing~(?:this|these|the|my|our)~[a-z]+[ ]?[:,]|\b(?:any|every|each)~(?:ai|chatbot|bot|llm|assistant|language~model|model|agent)s?~(?:who|that|which)~(?:reads?|is~reading|summari[sz]es?|processes?|answers?|indexes)~(?:this|these|the)\b|\b(?:tell|let|inform|remind|warn|convince)~your~human\b|@(?:coding|ai|llm|code)[-_]?(?:agent|bot|assistant)\b|\b(?:language~models?|ai|llms?|automated~systems?|assistants?|agents?)\b[^\n.]{0,80}?\b(?:is|are)~hereby~(?:directed|instructed|ordered|required|commanded)~to\b",
         ),
+        // A heading that names the model as its reader is a note to it
+        // when orders follow it; over a repository's conventions (`#
+        // Instructions for AI Agents` in an `AGENTS.md`) it heads a
+        // document.
+        rule(
+            AI_ADDRESS,
+            r"(?m:^)[ ]?(?:==|#{1,4}|\*\*)?[ ]?(?:notes?|instructions|guidance)~for~(?:all~|any~)?(?:ai|llm|summari[sz]ation|summary|translation|coding|review)~?(?:models?|agents?|assistants?|bots?|engines?|tools?)[ ]?(?:==|\*\*|:)?[ ]?(?m:$)",
+        )
+        .then(format!(r"[ \n]*(?:[-*][ ]?)?(?:{DIRECTIVE}|{IMPERATIVE}|when\b|if\b|you\b)")),
         // A header shaped as a notice from the system, the operator or a
         // provider (`--- Message from OpenAI Trust & Safety ---`,
         // `[SYSTEM NOTIFICATION - PRIORITY 1]`, `## New System
