@@ -44,6 +44,28 @@ struct Changed {
     changed: Vec<String>,
 }
 
+impl Changed {
+    /// Prints the figure for `what` and fails past 0.5% changed.
+    fn assert_at_most_half_a_percent(&self, what: &str) {
+        let Changed {
+            read,
+            bytes,
+            changed,
+        } = self;
+        println!(
+            "{} of {read} {what} ({bytes} bytes) changed: {:.2}% (at most {:.1}% allowed): {changed:?}",
+            changed.len(),
+            changed.len() as f64 * 100.0 / (*read).max(1) as f64,
+            MAX_CHANGED_PER_MILLE as f64 / 10.0,
+        );
+        assert!(
+            changed.len() * 1000 <= read * MAX_CHANGED_PER_MILLE,
+            "{} of {read} benign {what} changed: {changed:?}",
+            changed.len()
+        );
+    }
+}
+
 /// Strips each of `paths` (found under `root`) and names those whose text
 /// changed, as a reader of the two texts sees it, whatever the labels
 /// say; `AGENTFENCE_SHOW_CHANGED` prints what was removed.
@@ -103,23 +125,13 @@ fn at_most_half_a_percent_of_real_doc_pages_change() {
     }
     let step = paths.len() / PAGES;
     let picked: Vec<PathBuf> = paths.iter().step_by(step).take(PAGES).cloned().collect();
-    let Changed {
-        read,
-        bytes,
-        changed,
-    } = changed_pages(&root, &picked);
-    println!(
-        "{} of {read} Rust doc pages ({bytes} bytes) changed: {:.2}% (at most {:.1}% allowed): {changed:?}",
-        changed.len(),
-        changed.len() as f64 * 100.0 / read as f64,
-        MAX_CHANGED_PER_MILLE as f64 / 10.0,
-    );
-    assert!(read >= 1_000, "only {read} pages could be read");
+    let pages = changed_pages(&root, &picked);
     assert!(
-        changed.len() * 1000 <= read * MAX_CHANGED_PER_MILLE,
-        "{} of {read} benign pages changed: {changed:?}",
-        changed.len()
+        pages.read >= 1_000,
+        "only {} pages could be read",
+        pages.read
     );
+    pages.assert_at_most_half_a_percent("Rust doc pages");
 }
 
 /// Other documentation than the Rust docs, where the machine has it: the
@@ -145,22 +157,7 @@ fn at_most_half_a_percent_of_other_installed_doc_pages_change() {
         );
         return;
     }
-    let Changed {
-        read,
-        bytes,
-        changed,
-    } = changed_pages(root, &paths);
-    println!(
-        "{} of {read} installed doc pages ({bytes} bytes) changed: {:.2}% (at most {:.1}% allowed): {changed:?}",
-        changed.len(),
-        changed.len() as f64 * 100.0 / read.max(1) as f64,
-        MAX_CHANGED_PER_MILLE as f64 / 10.0,
-    );
-    assert!(
-        changed.len() * 1000 <= read * MAX_CHANGED_PER_MILLE,
-        "{} of {read} benign pages changed: {changed:?}",
-        changed.len()
-    );
+    changed_pages(root, &paths).assert_at_most_half_a_percent("installed doc pages");
 }
 
 /// The Markdown documentation of the crates this build compiled (each
@@ -217,20 +214,5 @@ fn at_most_half_a_percent_of_the_built_crates_markdown_docs_change() {
         );
         return;
     }
-    let Changed {
-        read,
-        bytes,
-        changed,
-    } = changed_pages(&sources, &paths);
-    println!(
-        "{} of {read} crates' Markdown docs ({bytes} bytes) changed: {:.2}% (at most {:.1}% allowed): {changed:?}",
-        changed.len(),
-        changed.len() as f64 * 100.0 / read.max(1) as f64,
-        MAX_CHANGED_PER_MILLE as f64 / 10.0,
-    );
-    assert!(
-        changed.len() * 1000 <= read * MAX_CHANGED_PER_MILLE,
-        "{} of {read} benign Markdown docs changed: {changed:?}",
-        changed.len()
-    );
+    changed_pages(&sources, &paths).assert_at_most_half_a_percent("crates' Markdown docs");
 }
