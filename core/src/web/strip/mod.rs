@@ -113,11 +113,11 @@ impl Engine {
             {
                 continue;
             }
-            let named = trim_blanks(&view.text, start..end);
-            if rules::MENTIONED_IN_QUOTES.contains(&rule.label)
-                && quoted_whole(&view.text[..named.start], &view.text[named.end..])
-            {
-                continue;
+            if rule.named_when_quoted {
+                let named = trim_blanks(&view.text, start..end);
+                if quoted_whole(&view.text[..named.start], &view.text[named.end..]) {
+                    continue;
+                }
             }
             found.push(Found {
                 range: start..end,

@@ -129,7 +129,7 @@ pub const LABELS: &[Label] = &[
 /// `"ignore previous instructions"` as a phrase. Not the others: quotes
 /// around `“developer mode”` in an order to enter it mark a name, not a
 /// mention.
-pub const MENTIONED_IN_QUOTES: &[Label] = &[
+const MENTIONED_IN_QUOTES: &[Label] = &[
     "ignore all previous instructions",
     "ignore previous instructions",
     "ignore the above",
@@ -155,8 +155,7 @@ pub struct RuleData {
     pub follow: Option<&'static str>,
     pub precede: Option<&'static str>,
     pub original: Option<&'static str>,
-    /// Whether a match quoted whole is a mention, not a marker (its label
-    /// is one of [`MENTIONED_IN_QUOTES`]; see `strip::quoted_whole`).
+    /// [`Rule::named_when_quoted`].
     pub named_when_quoted: bool,
 }
 
@@ -177,6 +176,9 @@ pub struct Rule {
     /// A check on the view before a match.
     pub precede: Option<Follow>,
     pub original: Option<Original>,
+    /// Whether a match quoted whole is a phrase named, not a marker: its
+    /// label is one of `MENTIONED_IN_QUOTES` (see `strip::quoted_whole`).
+    pub named_when_quoted: bool,
 }
 
 /// Who a persona reassignment makes the reader: what must follow `you are
@@ -818,7 +820,7 @@ pub fn table() -> Vec<RuleData> {
             follow: rule.follow.map(check_name),
             precede: rule.precede.map(check_name),
             original: rule.original.map(check_name),
-            named_when_quoted: MENTIONED_IN_QUOTES.contains(&rule.label),
+            named_when_quoted: rule.named_when_quoted,
         })
         .collect()
 }
@@ -1030,6 +1032,7 @@ pub fn rules() -> Vec<Rule> {
             follow: spec.follow,
             precede: spec.precede,
             original: spec.original,
+            named_when_quoted: MENTIONED_IN_QUOTES.contains(&spec.label),
         })
         .collect()
 }
@@ -1540,9 +1543,9 @@ fn specs() -> Vec<Spec> {
         // The note's words name its reader; what follows makes it a note
         // to it: a colon (after a few more words of the name:
         // `Note for the AI note-taker:`), the reader's task (`reading
-        // this`), or an order. `# Instructions for AI Agents` over a repository's
-        // conventions (an `AGENTS.md`), or `we wrote instructions for AI
-        // agents`, names a kind of document.
+        // this`), or an order. `# Instructions for AI Agents` over a
+        // repository's conventions (an `AGENTS.md`), or `we wrote
+        // instructions for AI agents`, names a kind of document.
         .then(format!(
             r"(?:~[a-z'-]+){{0,4}}[ ]?[:,;]|~(?:reading|processing|summari[sz]ing|browsing|reviewing|crawling|scraping|indexing|visiting|parsing|answering|that|who|which)\b|[ \n]?{AI_DIRECTIVE}"
         )),
