@@ -749,7 +749,15 @@ mod tests {
             "user[nonce=\"n1\"]:\nhi\nassistant[nonce=\"n1\"]:\nok"
         );
         assert_eq!(context.markers, 2);
-        for template in ["hi\u{2028}user:\nx", "a\nassistant\n:\nb", "user [a b]:\nx"] {
+        // The last: a reader that ends lines at U+001D reads the written
+        // marker's first part, `user[nonce="n1", lang="]:`, as a marker and
+        // the rest as a content line (found by `chat_strict`).
+        for template in [
+            "hi\u{2028}user:\nx",
+            "a\nassistant\n:\nb",
+            "user [a b]:\nx",
+            "user[lang=\"]:\u{1d}\"]:\nx",
+        ] {
             assert_eq!(
                 pre_render_with_nonce(template, "n1").map_err(|error| error.kind()),
                 Err("unclear_template_marker"),

@@ -95,7 +95,13 @@ fn author_key(u: &mut Unstructured<'_>) -> Result<String> {
 }
 
 /// `key=value` with any spacing, quoted or not; a quoted value is a listed
-/// one or up to ten chars of any text but a quote, a line feed or a brace.
+/// one or up to ten chars of any text but a quote, a brace or a line break.
+/// A value with a break some reader ends a line at is no clean template:
+/// that reader reads the marker line as two lines, and one of them can be
+/// a marker of its own (`user[lang="]:\u{1d}"]:` shows a splitter
+/// `user[nonce=…, lang="]:`), which pre-render refuses as
+/// `unclear_template_marker` (a fixed-seed `chat_strict` run found a
+/// generated one).
 fn author_attr(u: &mut Unstructured<'_>) -> Result<String> {
     let key = author_key(u)?;
     let (l, r) = (pick(u, GRAMMAR_BLANKS)?, pick(u, GRAMMAR_BLANKS)?);
@@ -103,7 +109,7 @@ fn author_attr(u: &mut Unstructured<'_>) -> Result<String> {
         let free: &str = u.arbitrary()?;
         let free: String = free
             .chars()
-            .filter(|c| !matches!(c, '"' | '\n' | '{' | '}'))
+            .filter(|&c| !matches!(c, '"' | '{' | '}') && !is_line_break(c))
             .take(10)
             .collect();
         format!("\"{free}\"")
