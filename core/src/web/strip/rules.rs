@@ -909,8 +909,13 @@ const AI_NOUN: &str = r"(?:(?:ai|llm)~?(?:based|powered|driven|enabled)|ai|a\.i\
 const AI_ROLE: &str = r"(?:assistants?|agents?|models?|operators?|reviewers?|crawlers?|systems?|bots?|tools?|readers?|summari[sz]ers?|scrapers?)";
 
 /// What an imperative addressed to the reading model starts with.
-const IMPERATIVE: &str = r"(?:please~)?(?:also~|then~|just~|quietly~|kindly~)?(?:upload|ban|upvote|escalate|ignore|disregard|forget|override|stop|skip|tell|say|answer|reply|respond|recommend|rank|give|mark|approve|book|accept|share|forward|send|delete|call|run|execute|print|reveal|list|fill|submit|report|state|describe|add|include|append|write|refuse|collect|ask|visit|open|click|push|post|paste|transfer|grant|route|label|treat|act|behave|translate|finish|complete|install|download|merge|export|do~not|don't|never|always|only|before~(?:responding|answering|replying|you)|(?:when|while|once|after|as)~you|if~the~user|you~(?:are|must|should|will|have~to|need~to|may~now)|your~(?:new|real|task|instructions|assignment|job|goal|orders)|new~(?:directive|instructions?|task|orders))\b";
+const IMPERATIVE: &str = r"(?:please~)?(?:also~|then~|just~|quietly~|kindly~)?(?:upload|ban|upvote|escalate|ignore|disregard|forget|override|stop|skip|tell|say|answer|reply|respond|recommend|rank|give|mark|approve|book|accept|share|forward|send|delete|call|run|execute|print|reveal|list|fill|submit|report|state|describe|add|include|append|write|refuse|collect|ask|visit|open|click|push|post|paste|transfer|grant|route|label|treat|act|behave|translate|finish|complete|install|download|merge|export|cite|suggest|conclude|decline|attach|promote|prefer|rate|praise|classify|do~not|don't|never|always|only|before~(?:responding|answering|replying|you)|(?:when|while|once|after|as)~you|if~the~user|you~(?:are|must|should|will|have~to|need~to|may~now)|your~(?:new|real|task|instructions|assignment|job|goal|orders)|new~(?:directive|instructions?|task|orders))\b";
 
+/// What a model named as a page's reader is doing with it (`AI shopping
+/// assistants comparing grinders:`, `AI models generating answers from
+/// this page:`): reading work, not a use people make of a tool (`AI
+/// assistants supporting MCP:` heads a list of products).
+const AI_AT_WORK: &str = r"(?:reading|processing|summari[sz]ing|comparing|reviewing|browsing|parsing|analy[sz]ing|scanning|crawling|indexing|evaluating|ranking|screening|triaging|grading|answering|generating|visiting|scraping|handling)";
 /// Nouns that only name a model; `model` alone is left out (`Model:
 /// Corolla`, `Models: list all models`).
 const AI_HEAD: &str = r"(?:ai|a\.i\.|llms?|language~models?|large~language~models?|chatbots?|gpt|chatgpt|claude|gemini|copilot|bots?)";
@@ -1537,7 +1542,7 @@ fn specs() -> Vec<Spec> {
         rule(
             AI_ADDRESS,
             format!(
-                r"\b(?:note|message|instructions?|attention|notice|reminder|directive|memo|important|hidden~instructions?|hint|tip|advice|info|psa)~(?:to|for)~(?:the~|any~|all~)?(?:{AI_NOUN}(?:~{AI_ROLE})?|assistants?|ai~{AI_ROLE})\b"
+                r"\b(?:note|message|instructions?|attention|notice|reminder|directive|memo|important|hidden~instructions?|hint|tip|advice|info|psa)~(?:to|for)~(?:the~|any~|all~)?(?:{AI_NOUN}(?:~{AI_ROLE})?|assistants?|ai~{AI_ROLE}|summari[sz]ers?|summary~bots?)\b"
             ),
         )
         // The note's words name its reader; what follows makes it a note
@@ -1593,7 +1598,7 @@ fn specs() -> Vec<Spec> {
         ),
         rule(
             AI_ADDRESS,
-            format!(r"(?:\b(?:(?:[a-z]+~){{0,2}}{AI_HEAD}|{AI_MODIFIER}~(?:[a-z]+~)?{AI_ROLE_HEAD}|(?:{AI_HEAD}|{AI_ROLE_HEAD})~(?:that~(?:is|are)~|who~(?:is|are)~)?[a-z]+ing~(?:this|these|the)~[a-z]+)|(?:#|//|\[|\()[ ]?(?:agents?|assistants?|models?))[ ]?[:,]"),
+            format!(r"(?:\b(?:(?:[a-z]+~){{0,2}}{AI_HEAD}|{AI_MODIFIER}~(?:[a-z]+~)?{AI_ROLE_HEAD}|(?:{AI_HEAD}|{AI_ROLE_HEAD})~(?:that~(?:is|are)~|who~(?:is|are)~)?[a-z]+ing~(?:this|these|the)~[a-z]+|(?:{AI_HEAD}|{AI_MODIFIER}~(?:[a-z]+~)?{AI_ROLE_HEAD})~{AI_AT_WORK}(?:~[a-z0-9'-]+){{0,4}})|(?:#|//|\[|\()[ ]?(?:agents?|assistants?|models?))[ ]?[:,]"),
         )
         .then(format!(r"[ \n]?(?:[^\n]{{0,80}}?[.!?;,][ ]?)?{IMPERATIVE}"))
         .precede(not_a_transcript_turn)
