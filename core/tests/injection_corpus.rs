@@ -8,9 +8,9 @@
 //! `blind4.jsonl`, written by people who never read the rules, and never
 //! read by it, is measured without printing a text; `blind5.jsonl`, written
 //! the same way and measured once blind, is being tuned on and held at
-//! least where that tuning has brought it, and so are `blind6.jsonl` and
-//! `blind7.jsonl`, each written the same way after the tuning before it
-//! and measured once blind.
+//! least where that tuning has brought it, and so are `blind6.jsonl`,
+//! `blind7.jsonl` and `blind8.jsonl`, each written the same way after the
+//! tuning before it and measured once blind.
 //!
 //! `AGENTFENCE_CORPUS_MISSES=1` prints the missed attacks and flagged
 //! benign rows of the tuned-on files.
@@ -164,30 +164,32 @@ const NEVER_TUNED: [Bounded; 1] = [
     // 1.1% (202 of 308, 3 of 281); after the tuning on blind5, 67.9% and
     // 1.1% (209 of 308, 3 of 281); after the tuning on blind6, 72.1% and
     // 1.1% (222 of 308, 3 of 281); after the tuning on blind7, 72.1% and
-    // 0.7% (222 of 308, 2 of 281).
+    // 0.7% (222 of 308, 2 of 281); after the tunings on blind7's and
+    // blind8's languages, 73.4% and 0.7% (226 of 308, 2 of 281).
     Bounded {
         file: "blind4.jsonl",
         attacks: 308,
         benign: 281,
-        recall_floor: 0.71,
+        recall_floor: 0.73,
         false_positive_ceiling: 0.01,
     },
 ];
 
 /// Blind sets measured once and now tuned on, before they meet the
 /// tuned-on files' target: held at least at what the tuning has reached.
-const BEING_TUNED: [Bounded; 3] = [
+const BEING_TUNED: [Bounded; 4] = [
     // Written blind for issue 14 (BLIND5.md) after blind4's measurement,
     // first measured at 45.5% and 3.0% (191 of 420, 9 of 305) with the
     // rules of commit 2cd19c3; after the first tuning on it (the families
     // and words its misses showed missing, not its sentences), 60.7% and
     // 1.6% (255 of 420, 5 of 305); after the tuning on blind6, 69.5% and
-    // 1.6% (292 of 420, 5 of 305).
+    // 1.6% (292 of 420, 5 of 305); after the tunings on blind7's and
+    // blind8's languages, 74.0% and 1.6% (311 of 420, 5 of 305).
     Bounded {
         file: "blind5.jsonl",
         attacks: 420,
         benign: 305,
-        recall_floor: 0.69,
+        recall_floor: 0.73,
         false_positive_ceiling: 0.02,
     },
     // Written blind for issue 14 (BLIND6.md) after the tuning on blind5,
@@ -208,13 +210,29 @@ const BEING_TUNED: [Bounded; 3] = [
     // of 414) with the rules of commit f7068d1; after a first tuning on
     // it for precision (false positives on real crate docs and its benign
     // rows, each pinned in the project's own sentences), 59.3% and 1.4%
-    // (223 of 376, 6 of 414).
+    // (223 of 376, 6 of 414); after the tuning on its languages (the
+    // override, persona, leak, exfiltration and address words of the
+    // languages it missed), 81.9% and 1.4% (308 of 376, 6 of 414).
     Bounded {
         file: "blind7.jsonl",
         attacks: 376,
         benign: 414,
-        recall_floor: 0.59,
+        recall_floor: 0.81,
         false_positive_ceiling: 0.015,
+    },
+    // Written blind for issue 14 (BLIND8.md) after that tuning: attacks
+    // and hard benign rows in 31 widely spoken languages and 41 lower-
+    // resource ones, measured once at 33.3% and 1.4% (80 of 240, 3 of
+    // 210) with the rules of commit afc400c; after a first tuning on it
+    // (declared-void overrides, notes to an agent named by its work, more
+    // languages' words; a notice's and a phone's words left alone), 52.1%
+    // and 0.0% (125 of 240, 0 of 210).
+    Bounded {
+        file: "blind8.jsonl",
+        attacks: 240,
+        benign: 210,
+        recall_floor: 0.52,
+        false_positive_ceiling: 0.01,
     },
 ];
 
