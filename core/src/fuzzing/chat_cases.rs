@@ -94,6 +94,13 @@ fn author_key(u: &mut Unstructured<'_>) -> Result<String> {
     })
 }
 
+/// A char a free quoted value of a clean case may hold: no quote or brace,
+/// which end the value or open a placeholder, and no line break, at which
+/// some reader ends the marker line.
+fn quotable(c: char) -> bool {
+    !matches!(c, '"' | '{' | '}') && !is_line_break(c)
+}
+
 /// `key=value` with any spacing, quoted or not; a quoted value is a listed
 /// one or up to ten chars of any text but a quote, a brace or a line break.
 /// A value with a break some reader ends a line at is no clean template:
@@ -107,11 +114,7 @@ fn author_attr(u: &mut Unstructured<'_>) -> Result<String> {
     let (l, r) = (pick(u, GRAMMAR_BLANKS)?, pick(u, GRAMMAR_BLANKS)?);
     let value = if u.ratio(1, 6)? {
         let free: &str = u.arbitrary()?;
-        let free: String = free
-            .chars()
-            .filter(|&c| !matches!(c, '"' | '{' | '}') && !is_line_break(c))
-            .take(10)
-            .collect();
+        let free: String = free.chars().filter(|&c| quotable(c)).take(10).collect();
         format!("\"{free}\"")
     } else if u.arbitrary()? {
         format!("\"{}\"", pick(u, QUOTED_VALUES)?)
@@ -477,14 +480,13 @@ fn meta_value(u: &mut Unstructured<'_>) -> Result<(serde_json::Value, String)> {
             (Value::String(text), written)
         }
         6 => {
-            // Free text: no quote, line feed or brace, kept as text, and
-            // nothing that shows some reader the marker line as other lines
-            // (a lone `\r` in it made a line splitter see a marker).
+            // Free text of `quotable` chars (a lone `\r` in it made a line
+            // splitter see a marker), kept as text, and no bidi control,
+            // which shows a reader reversing it the marker line otherwise.
             let free: &str = u.arbitrary()?;
             let text: String = free
                 .chars()
-                .filter(|c| !matches!(c, '"' | '\n' | '{' | '}'))
-                .filter(|&c| !is_line_break(c) && !is_bidi_control(c))
+                .filter(|&c| quotable(c) && !is_bidi_control(c))
                 .take(12)
                 .collect();
             let text = if stays_text(&text) {

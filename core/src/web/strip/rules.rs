@@ -954,6 +954,16 @@ const ML_LINE: &str = r"(?:[^\n.!?]|\.[^ \n])";
 
 const ML_GAP: &str = r"[^\n.!?。！？]{0,30}?";
 
+/// Three words of one sentence, in each of the orders given (the orders the
+/// languages put them in), an [`ML_GAP`] between each two.
+fn one_sentence(orders: &[[&str; 3]]) -> String {
+    orders
+        .iter()
+        .map(|[first, second, third]| format!("{first}{ML_GAP}{second}{ML_GAP}{third}"))
+        .collect::<Vec<_>>()
+        .join("|")
+}
+
 /// `from now on you are` / `you are now`, in other languages.
 const ML_NOW_YOU_ARE: &str = r"(?:তুমি~এখন|\b(?:adigu~)?hadda~waxaad~tahay\b|从这一刻起[ ,]{0,2}你|\btu~incarnes~(?:désormais|maintenant)|\bdésormais~tu~incarnes|\ba~partir~de~agora~(?:você~vai|vais|tu~vais)|\b(?:kamu|anda)~sekarang~(?:adalah|berperan|menjadi)|\bfrom~today~(?:go[ ,]{0,2})?you~(?:no~)?be\b|\brolün~değişti|\bhãy~đóng~vai\b|\bjesteś~teraz\b|તું~હવે|હવે~તું|\bikaw~ngayon\b|\bkowe~(?:saiki~)?dadi\b|\bdaga~yau~(?:kai|ke|ku)\b|\bis~tusa~anois\b|\btá~tú~anois\b|\bþú~ert~(?:núna|nú)\b|\btani~ti~je\b|դու~այժմ|այժմ~դու|чи~одоо|одооноос~(?:эхлэн~)?чи|\bsen~endi\b|\bendi~sen\b|ຕອນນີ້~?ເຈົ້າ|ယခုမှစ၍~?သင်|\bab~se~(?:tum|aap)\b|\bxianzai~ni~shi\b|\bde~agora~em~diante~(?:tu~és|você~é|és)|\bdaqui~(?:em~diante|para~a~frente)~(?:tu~és|você~é|és)|আজ~থেকে~তুমি|آج~سے~تم|由今日起[ ,]{0,2}你|从今天(?:开始|起)[ ,]{0,2}你|\bwiwit~(?:dina~iki|saiki)~kowe|ابتداء~من~(?:هذه~اللحظة|الآن)|اعتبارا~من~الآن|من~النهارده|\bmula~ngayon[ ,]{0,2}ikaw~(?:ay|na)|\ba~partir~de~ahora~eres|\bde~ahora~en~adelante~eres|\bdesde~ahora~eres|\bahora~eres|\ba~partir~de~agora~(?:você~é|és)|\bagora~você~é|\bagora~és|\bdésormais~tu~es|\bà~partir~de~maintenant~tu~es|\btu~es~(?:maintenant|désormais)|\bvous~êtes~(?:maintenant|désormais)|\bab~jetzt~bist~du|\bab~sofort~bist~du|\bvon~nun~an~bist~du|\bdu~bist~(?:jetzt|nun|ab~sofort)|\bd'ora~in~poi~sei|\bda~ora~(?:in~poi~)?sei|\bda~adesso~sei|\bora~sei|теперь~ты|ты~теперь|тепер~ти|ти~тепер|отныне~ты|с~этого~момента~ты|\bod~teraz~jesteś|\bteraz~jesteś|\bod~tej~chwili~jesteś|\bmulai~sekarang~(?:kamu|anda|engkau)|\bsekarang~(?:kamu|anda)~adalah|\btừ~(?:giờ|bây~giờ|nay)~(?:trở~đi~)?bạn~là|\bbây~giờ~bạn~là|\bartık~(?:sen|siz)|\bbundan~sonra~(?:sen|siz)|\bşu~andan~itibaren~(?:sen|siz)|\bkuanzia~sasa~(?:wewe|u)|\bsasa~wewe~ni|\bkusukela~manje[ ,]{0,2}(?:ungu|wena)|\bmula~ngayon[ ,]{0,2}ikaw|\bikaw~na~ngayon|\bo~hyn~ymlaen[ ,]{0,2}(?:rwyt~ti|ti~yw|byddi)|\bhéðan~í~frá|\bnú~ertu|\bdaga~yanzu~(?:kai|ke|ku)|\bláti~ìsinsìnyí(?:~lọ)?[ ,]{0,2}ìwọ|从现在开始[ ,]{0,2}你|从现在起[ ,]{0,2}你|你现在是|從現在開始[ ,]{0,2}你|由而家開始[ ,]{0,2}你|而家你係|你而家係|今からあなたは|これからあなたは|あなたは今から|今後あなたは|지금부터~(?:너는|당신은)|이제부터~(?:너는|당신은)|이제~(?:너는|당신은)|अब~से~(?:तुम|आप)|आतापासून~तू|यापुढे~तू|अब~देखि~तिमी|अबदेखि~तिमी|এখন~থেকে~(?:তুমি|আপনি)|اب~سے~(?:تم|آپ)|از~این~به~بعد~(?:تو|شما)|از~حالا~(?:تو|شما)|از~الان~(?:تو|شما)|أنت~الآن|من~الآن~فصاعدا[ ,]{0,2}(?:أنت|انت)|من~الآن~أنت|இப்போதிலிருந்து~நீ|இனிமேல்~நீ|ఇప్పటి~నుండి~నువ్వు|ఇక~నుండి~నువ్వు|(?:ตั้งแต่นี้ไป|จากนี้ไป)~?คุณ|ከአሁን~ጀምሮ~(?:አንተ|አንቺ)|(?:මෙතැන්~සිට|දැන්~සිට)~ඔබ|ចាប់ពីពេលនេះ(?:តទៅ)?~?អ្នក|\bkunanmanta~qam|\bfrom~now~go[ ,]{0,2}you~be|\bfrom~now~(?:on~)?you~be|\b(?:od~teď~jsi|nyní~jsi|teď~jsi|de~acum~(?:înainte~)?ești|acum~ești|mostantól~(?:te~)?|från~och~med~nu~är~du|nu~är~du|fra~nu~af~er~du|nu~er~du|fra~nå~av~er~du|nå~er~du)|מעכשיו~את(?:ה)?|מעתה~את(?:ה)?|את(?:ה)?~עכשיו|από~τώρα~(?:και~στο~εξής~)?είσαι|τώρα~είσαι|ਹੁਣ~ਤੋਂ~(?:ਤੁਸੀਂ|ਤੂੰ)|હવેથી~(?:તું|તમે)|(?:ಇನ್ಮುಂದೆ|ಈಗಿನಿಂದ)~ನೀನು|(?:ഇനി|ഇപ്പോൾ)~മുതൽ~നീ|\b(?:dejas|deja|deixa|deixas)~de~ser~(?:un~|una~|um~|uma~|el~|la~|o~|a~)?(?:asistente|assistente|ia|modelo|chatbot|bot)\b|\barrête~d'~?être~(?:un~|une~|l'~?)?(?:assistant|ia|modèle|chatbot|bot)\b|\btu~nuevo~(?:papel|rol)\b|\b(?:seu|teu)~novo~papel\b|\bton~nouveau~rôle\b|\bdeine~neue~rolle\b|\bil~tuo~nuovo~ruolo\b|твоя~новая~роль|твоя~нова~роль|تمہارا~نیا~کردار|دورك~الجديد|\byeni~rolün\b|\bperan~baru(?:mu|~(?:kamu|anda))\b|तुम्हारी~नई~भूमिका|你的新角色|あなたの新しい役割|(?:너의|당신의)~새로운~역할|\bfinge~que~(?:você~é|és|eres)\b|\bfinja~que~(?:você~é|é|eres)\b|\bimagina~que~eres\b|\bimagine~que~tu~es\b|\bfais~comme~si~tu~étais\b|\bstell~dir~vor[ ,]{0,2}du~bist\b|\btu~so[ ,]{0,2}als~wärst~du\b|\bfingi~di~essere\b|\bimmagina~di~essere\b|представь[ ,]{0,2}что~ты|притворись|уяви[ ,]{0,2}що~ти|\budawaj[ ,]{0,2}że~jesteś\b|\bwyobraź~sobie[ ,]{0,2}że~jesteś\b|\bsen~artık\b|\bdu~bist~ab~jetzt\b|\bab~jetzt~bist~du\b|तुम~अब~[^\n।]{0,40}?(?:एआई|\bai\b|सहायक|बॉट|मॉडल)|आजपासून~तू|今日からあなたは|اب~تم~[^\n۔]{0,40}?(?:اسسٹنٹ|\bai\b|اے~آئی|بوٹ|ماڈل)|ចាប់ពីពេលនេះ~?ទៅ|អ្នកលែងជា|له~نن~نه~ته|\btu~êdî\b|\bnavê~te~yê~nû\b|\bkunanmanta~qan|\brwyt~ti~bellach\b|\bint~issa\b|ካብ~ሕጂ~ንደሓር|\bguhera~ubu\b|\binshingano~nshya\b|акнун~ту|нақши~нав|ھازىردىن~باشلاپ|\bmanomboka~izao\b|\bandraikitra~vaovao\b|\bsoti~kounye~a[ ,]{0,2}ou\b|\bkounye~a~ou~se\b|\bkubva~zvino[ ,]{0,2}(?:iwe|uri)\b|عايزك~تبقى|ਅੱਜ~ਤੋਂ~ਤੇਰਾ~ਨਾਂ|\bati~amma\b|\bfrom~today[ ,]{0,2}you~be\b)";
 /// What makes `you are now …` a persona for a model in other languages: an
@@ -1673,9 +1683,12 @@ fn specs() -> Vec<Spec> {
         // documentation, as in English.
         rule(
             INSTRUCTION_OVERRIDE,
-            format!(
-                r"{ML_DROP}{ML_GAP}{ML_EARLIER}{ML_GAP}{ML_ORDERS}|{ML_DROP}{ML_GAP}{ML_ORDERS}{ML_GAP}{ML_EARLIER}|{ML_EARLIER}{ML_GAP}{ML_ORDERS}{ML_GAP}{ML_DROP}|{ML_ORDERS}{ML_GAP}{ML_EARLIER}{ML_GAP}{ML_DROP}"
-            ),
+            one_sentence(&[
+                [ML_DROP, ML_EARLIER, ML_ORDERS],
+                [ML_DROP, ML_ORDERS, ML_EARLIER],
+                [ML_EARLIER, ML_ORDERS, ML_DROP],
+                [ML_ORDERS, ML_EARLIER, ML_DROP],
+            ]),
         )
         .precede(not_a_setup_or_report)
         .follow(not_about_a_document),
@@ -1683,9 +1696,12 @@ fn specs() -> Vec<Spec> {
         // declared void in the sentence that names it, and new orders after.
         rule(
             INSTRUCTION_OVERRIDE,
-            format!(
-                r"{ML_EARLIER}{ML_GAP}{ML_ORDERS}{ML_GAP}{ML_VOID}|{ML_ORDERS}{ML_GAP}{ML_EARLIER}{ML_GAP}{ML_VOID}|{ML_VOID}{ML_GAP}{ML_EARLIER}{ML_GAP}{ML_ORDERS}|{ML_VOID}{ML_GAP}{ML_ORDERS}{ML_GAP}{ML_EARLIER}"
-            ),
+            one_sentence(&[
+                [ML_EARLIER, ML_ORDERS, ML_VOID],
+                [ML_ORDERS, ML_EARLIER, ML_VOID],
+                [ML_VOID, ML_EARLIER, ML_ORDERS],
+                [ML_VOID, ML_ORDERS, ML_EARLIER],
+            ]),
         )
         .then(format!(r"(?:.|\n){{0,200}}?{ML_FROM_NOW}"))
         .precede(not_a_setup_or_report)
@@ -1708,9 +1724,11 @@ fn specs() -> Vec<Spec> {
         // an override verb and `the user's question` in one sentence.
         rule(
             INSTRUCTION_OVERRIDE,
-            format!(
-                r"{ML_DROP}{ML_GAP}{ML_REQUEST}{ML_GAP}{ML_USER}|{ML_DROP}{ML_GAP}{ML_USER}{ML_GAP}{ML_REQUEST}|{ML_USER}{ML_GAP}{ML_REQUEST}{ML_GAP}{ML_DROP}"
-            ),
+            one_sentence(&[
+                [ML_DROP, ML_REQUEST, ML_USER],
+                [ML_DROP, ML_USER, ML_REQUEST],
+                [ML_USER, ML_REQUEST, ML_DROP],
+            ]),
         ),
         // An override of what the reader was told (`desconsidera tudo que te
         // mandaram antes`), with no noun for instructions.
