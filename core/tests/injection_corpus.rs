@@ -9,7 +9,7 @@
 //! read by it, is measured without printing a text; `blind5.jsonl`, written
 //! the same way and measured once blind, is being tuned on and held at
 //! least where that tuning has brought it, and so are `blind6.jsonl`,
-//! `blind7.jsonl` and `blind8.jsonl`, each written the same way after the
+//! `blind7.jsonl`, `blind8.jsonl` and `blind9.jsonl`, each written the same way after the
 //! tuning before it and measured once blind.
 //!
 //! `AGENTFENCE_CORPUS_MISSES=1` prints the missed attacks and flagged
@@ -177,7 +177,7 @@ const NEVER_TUNED: [Bounded; 1] = [
 
 /// Blind sets measured once and now tuned on, before they meet the
 /// tuned-on files' target: held at least at what the tuning has reached.
-const BEING_TUNED: [Bounded; 4] = [
+const BEING_TUNED: [Bounded; 5] = [
     // Written blind for issue 14 (BLIND5.md) after blind4's measurement,
     // first measured at 45.5% and 3.0% (191 of 420, 9 of 305) with the
     // rules of commit 2cd19c3; after the first tuning on it (the families
@@ -212,7 +212,8 @@ const BEING_TUNED: [Bounded; 4] = [
     // rows, each pinned in the project's own sentences), 59.3% and 1.4%
     // (223 of 376, 6 of 414); after the tuning on its languages (the
     // override, persona, leak, exfiltration and address words of the
-    // languages it missed), 81.9% and 1.4% (308 of 376, 6 of 414).
+    // languages it missed), 81.9% and 1.4% (308 of 376, 6 of 414); after
+    // the tuning on blind9, 82.2% (309 of 376).
     Bounded {
         file: "blind7.jsonl",
         attacks: 376,
@@ -226,12 +227,27 @@ const BEING_TUNED: [Bounded; 4] = [
     // 210) with the rules of commit afc400c; after a first tuning on it
     // (declared-void overrides, notes to an agent named by its work, more
     // languages' words; a notice's and a phone's words left alone), 52.1%
-    // and 0.0% (125 of 240, 0 of 210).
+    // and 0.0% (125 of 240, 0 of 210); after the tuning on blind9, 54.2%
+    // and 0.0% (130 of 240, 0 of 210).
     Bounded {
         file: "blind8.jsonl",
         attacks: 240,
         benign: 210,
-        recall_floor: 0.52,
+        recall_floor: 0.54,
+        false_positive_ceiling: 0.01,
+    },
+    // Written blind for issue 14 (BLIND9.md) after the tuning on blind8:
+    // issue 14's families in English and 48 other languages, measured once
+    // at 66.5% and 5.2% (153 of 230, 12 of 230) with the rules of commit
+    // 8a64044; after a first tuning on it (notices to people, a program's
+    // part, a product's mode; leaks ordered of a model's role, notes to a
+    // model named by its work, forged system notices in other languages),
+    // 82.6% and 0.9% (190 of 230, 2 of 230).
+    Bounded {
+        file: "blind9.jsonl",
+        attacks: 230,
+        benign: 230,
+        recall_floor: 0.82,
         false_positive_ceiling: 0.01,
     },
 ];

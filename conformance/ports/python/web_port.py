@@ -748,6 +748,13 @@ _REPORTING = (
     "trying to",
     "a model to",
     "the model to",
+    "the bot to",
+    "a bot to",
+    "the chatbot to",
+    "the assistant to",
+    "the ai to",
+    "the llm to",
+    "an llm to",
     "an assistant to",
     "a chatbot to",
     "an ai to",
@@ -824,6 +831,16 @@ def not_a_statement(before):
     if last in _MODALS:
         return len(words) < 2 or words[-2] in _READERS
     return True
+
+
+def said_to_the_reader(before):
+    sentence = _after_last(before[-120:], ".!?;")
+    clause = _after_last(sentence, ",:")
+    words = _words(clause)
+    modals = [i for i, word in enumerate(words) if word in _MODALS]
+    if not modals or modals[-1] == 0:
+        return True
+    return any(word in _READERS for word in words[: modals[-1]])
 
 
 _DETERMINERS = frozenset(
@@ -1045,6 +1062,25 @@ def not_a_transcript_turn(before):
     return not (on_the_colon or any(_is_user_turn(line) for line in recent.split("\n")))
 
 
+_PROGRAM_PARTS = frozenset("""
+    proxy reverse server client gateway bridge relay cache load router firewall wrapper drop
+    replacement middleware adapter backend frontend mirror daemon service plugin library tunnel
+    forwarder resolver registry broker sink buffer queue placeholder fallback shim facade
+    container hub node peer replica leader follower controller switch dns http https tcp udp
+    socks vpn web database backup default sidecar primary secondary substitute catalyst stand
+    template single thin transparent local remote central simple lightweight
+""".split())
+
+
+def not_a_program_part(after):
+    word = re.match(r"[a-z]*", after.lstrip(" ")).group(0)
+    return word not in _PROGRAM_PARTS
+
+
+def a_part_for_the_reader(after):
+    return not_a_task_for_the_user(after) and not_a_program_part(after)
+
+
 def not_after_a_quote(before):
     return not before.endswith(("'", '"'))
 
@@ -1074,6 +1110,8 @@ _CHECKS = {
     "names_a_leak": names_a_leak,
     "not_reported": not_reported,
     "an_order_to_leak": an_order_to_leak,
+    "not_a_statement": not_a_statement,
+    "said_to_the_reader": said_to_the_reader,
     "names_a_particular_secret": names_a_particular_secret,
     "not_after_a_determiner": not_after_a_determiner,
     "not_as_the_only": not_as_the_only,
@@ -1087,12 +1125,16 @@ _CHECKS = {
     "not_a_quoted_value": not_a_quoted_value,
     "an_order_not_a_setting": an_order_not_a_setting,
     "not_a_report_inside": not_a_report_inside,
+    "a_part_for_the_reader": a_part_for_the_reader,
     "has_capital_head": has_capital_head,
 }
 
 
 class _Rule:
-    __slots__ = ("label", "regex", "then", "follow", "precede", "original", "named_when_quoted")
+    __slots__ = (
+        "label", "regex", "then", "follow", "precede", "original", "named_when_quoted",
+        "told_to_people",
+    )
 
 
 def _load_rules():
@@ -1105,6 +1147,8 @@ def _load_rules():
         rule = _Rule()
         rule.label = data["label"]
         rule.named_when_quoted = bool(data.get("named_when_quoted"))
+        people = data.get("told_to_people")
+        rule.told_to_people = re.compile(_translate(people), re.ASCII) if people else None
         try:
             rule.regex = re.compile(_translate(data["pattern"]), re.ASCII)
             then = data.get("then")
@@ -1155,6 +1199,17 @@ def _find_iter(regex, text):
         pos = end
 
 
+def _told_to_people(people, before):
+    """rules::told_to_people: the line before the match is a short start of
+    one sentence that names the people an override is given to."""
+    line = before.rsplit("\n", 1)[-1]
+    return (
+        len(line) <= 60
+        and not any(stop in line for stop in ".!?\u3002\uff01\uff1f")
+        and people.search(line) is not None
+    )
+
+
 # A rule's `named_when_quoted` (rules.rs's MENTIONED_IN_QUOTES): an
 # override phrase quoted whole is named, not given.
 _QUOTE_PAIRS = (('"', '"'), ("\u201c", "\u201d"), ("'", "'"), ("\u00ab", "\u00bb"))
@@ -1189,6 +1244,10 @@ def _matches(view, original):
                 lo, hi = view.original_range(start, end)
                 if not rule.original(original[lo:hi]):
                     continue
+            if rule.told_to_people is not None and _told_to_people(
+                rule.told_to_people, text[:start]
+            ):
+                continue
             if rule.named_when_quoted:
                 named_start, named_end = _trim_blanks(text, start, end)
                 if _quoted_whole(text[:named_start], text[named_end:]):

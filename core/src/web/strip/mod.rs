@@ -113,6 +113,9 @@ impl Engine {
             {
                 continue;
             }
+            if rule.content_when_told_to_people && rules::told_to_people(&view.text[..start]) {
+                continue;
+            }
             if rule.named_when_quoted {
                 let named = trim_blanks(&view.text, start..end);
                 if quoted_whole(&view.text[..named.start], &view.text[named.end..]) {
