@@ -522,6 +522,9 @@ def _build(original, as_seen):
 
 
 def _collapse_letter_spacing(view, original):
+    """normalize::collapse_letter_spacing: letters of any script (an ASCII
+    lowercase letter, or any other alphanumeric character) standing alone,
+    one separator apart."""
     text = view.text
     n = len(text)
     starts, ends = view.starts, view.ends
@@ -530,10 +533,12 @@ def _collapse_letter_spacing(view, original):
         return ends[i] - starts[i]
 
     def is_single(i):
+        c = text[i]
+        letter = ("a" <= c <= "z") or (not c.isascii() and is_alphanumeric(c))
         return (
-            "a" <= text[i] <= "z"
-            and (i == 0 or not _ascii_alnum(text[i - 1]))
-            and (i + 1 >= n or not _ascii_alnum(text[i + 1]))
+            letter
+            and (i == 0 or not is_alphanumeric(text[i - 1]))
+            and (i + 1 >= n or not is_alphanumeric(text[i + 1]))
         )
 
     runs = []
@@ -1259,7 +1264,10 @@ def _matches(view, original):
 # ---------------------------------------------------------------------------
 # Carriers (core/src/web/strip/carriers.rs)
 
-_COMMENT, _HIDDEN_ELEMENT, _ATTRIBUTE, _ENCODED, _TAG_CHARACTERS, _SCREEN_READER = range(6)
+(
+    _COMMENT, _HIDDEN_ELEMENT, _ATTRIBUTE, _ENCODED, _TAG_CHARACTERS, _SCREEN_READER,
+    _MODEL_ATTRIBUTE,
+) = range(7)
 
 _OPENING_TAG = re.compile(
     "<[A-Za-z][A-Za-z0-9]{0,15}(?:[" + _WS_CLASS + "](?:[^<>\"']|\"[^<\"]*\"|'[^<']*'){0,2048})?>"
@@ -1289,6 +1297,23 @@ _PROSE_ATTRIBUTE = re.compile(
     (
         r"(?:^|[{ws}])(?:alt|title|content|aria-label|aria-description|placeholder"
         r"|value|label|summary|data-[a-z0-9-]{{1,32}})[{ws}]*=[{ws}]*(?:\"[^\"]*\"|'[^']*')"
+    ).format(ws=_WS_CLASS),
+    re.IGNORECASE,
+)
+# carriers::MODEL_META_NAME and MODEL_ATTRIBUTE_NAME: names that say a
+# value is for a model.
+_MODEL_META_NAME = re.compile(
+    (
+        r"(?:^|[{ws}])(?:name|property|itemprop)[{ws}]*=[{ws}]*[\"']?[a-z0-9:._-]{{0,30}}?"
+        r"(?:ai|llm|gpt|agent|assistant|chatbot|bot|model)s?[-_:.]?"
+        r"(?:instructions?|directives?|notes?|guidance|rules|prompts?|context)(?:[\"'{ws}>]|$)"
+    ).format(ws=_WS_CLASS),
+    re.IGNORECASE,
+)
+_MODEL_ATTRIBUTE_NAME = re.compile(
+    (
+        r"(?:^|[{ws}])data-(?:ai|llm|gpt|agent|assistant|chatbot|bot|model)s?[-_]?"
+        r"(?:instructions?|directives?|notes?|guidance|rules)[{ws}]*="
     ).format(ws=_WS_CLASS),
     re.IGNORECASE,
 )
@@ -1385,10 +1410,14 @@ def _hidden_elements(text, tags):
 
 def _attribute_values(text, tags):
     found = []
-    for _, _, _, attr_start, attr_end in tags:
+    for _, _, name, attr_start, attr_end in tags:
         attributes = text[attr_start:attr_end]
         if "=" not in attributes:
             continue
+        for_a_model = (
+            name == "meta"
+            and _MODEL_META_NAME.search(attributes.translate(_NO_TURKIC_I)) is not None
+        )
         for m in _PROSE_ATTRIBUTE.finditer(attributes.translate(_NO_TURKIC_I)):
             matched = attributes[m.start():m.end()]
             quotes = [i for i in (matched.find('"'), matched.find("'")) if i >= 0]
@@ -1399,7 +1428,10 @@ def _attribute_values(text, tags):
             if value_end <= value_start:
                 continue
             lo, hi = attr_start + value_start, attr_start + value_end
-            found.append((_ATTRIBUTE, lo, hi, lo, hi))
+            model = for_a_model or _MODEL_ATTRIBUTE_NAME.search(
+                matched.translate(_NO_TURKIC_I)
+            ) is not None
+            found.append((_MODEL_ATTRIBUTE if model else _ATTRIBUTE, lo, hi, lo, hi))
     return found
 
 
@@ -1482,9 +1514,36 @@ def _tag_character_runs(text):
     return found
 
 
+def _rule_source(pattern):
+    """rules::translate: a pattern as rules.rs writes it (`~` the word gap,
+    `\\b` the ASCII boundary, other scripts folded like the page), in Rust
+    regex syntax."""
+    out = []
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "~":
+            out.append(r"[ \n./+]?")
+        elif c == "\\" and pattern[i + 1:i + 2] == "b":
+            out.append(r"(?-u:\b)")
+            i += 1
+        elif c == "\\":
+            out.append(pattern[i:i + 2])
+            i += 1
+        elif c.isascii():
+            out.append(c)
+        else:
+            out.append(re.escape(fold_literal(c)))
+        i += 1
+    return "".join(out)
+
+
+# rules::HIDDEN_CUE.
 _HIDDEN_CUE = re.compile(
     _translate(
-        r"(?-u:\b)(?:you[ \n]?are[ \n]?now|you[ \n]?will[ \n]?now|from[ \n]?now[ \n]?on|ai|a\.i\.|assistants?|llms?|language[ \n]?models?|chatbots?|chatgpt|gpt|claude|gemini|copilot|in[ \n]?every[ \n]?(?:reply|answer|response)|whatever[ \n]?the[ \n]?question)(?-u:\b)|(?-u:\b)agents?[ ]?[:,]"
+        _rule_source(
+            r"\b(?:you[ \n]?are[ \n]?now|you[ \n]?will[ \n]?now|from[ \n]?now[ \n]?on|ai|a\.i\.|assistants?|llms?|language[ \n]?models?|chatbots?|chatgpt|gpt|claude|gemini|copilot|in[ \n]?every[ \n]?(?:reply|answer|response)|whatever[ \n]?the[ \n]?question)\b|\bagents?[ ]?[:,]|\b(?:ki|ia|künstliche~intelligenz|sprachmodell|intelligence~artificielle|inteligencia~artificial|intelligenza~artificiale|inteligência~artificial|assistente|asistente|assistent(?:en|in)?|asystent(?:a|ka)?|asistan[ıi]?|asisten|asistent(?:e|ul)?|avustaja|asszisztens|kunstmatige~intelligentie|artificiell~intelligens|kunstig~intelligens|tekoäly|yapay~zek[aâ]|sztuczn[aeą]~inteligencj[aię]|umělá~inteligence|umjetna~inteligencija|veštačka~inteligencija|inteligență~artificială|mesterséges~intelligencia|kecerdasan~buatan|pembantu~ai|trí~tuệ~nhân~tạo|trợ~lý|akili~bandia|msaidizi|süni~intellekt)\b|ии~?(?:ассистент|агент|помощник|модел)|искусственн[^ \n]{0,4}~интеллект|нейросет|ассистент|ші~?(?:помічник|асистент|агент|модел)|штучн[^ \n]{0,4}~інтелект|асистент|изкуствен~интелект|вештачк[^ \n]{0,4}~интелигенциј|жасанды~интеллект|көмекші|τεχνητή~νοημοσύνη|βοηθ[όο]ς|בינה~מלאכותית|הבינה~המלאכותית|الذكاء~الاصطناعي|المساعد|هوش~مصنوعی|دستیار|مصنوعی~ذہانت|اے~آئی|एआई|एआय|कृत्रिम~बुद्धिमत्ता|सहायक|सहाय्यक|এআই|সহকারী|செயற்கை~நுண்ணறிவு|உதவியாளர்|కృత్రిమ~మేధ|సహాయకుడ|એઆઈ|ਏਆਈ|人工智能|人工智慧|智能助手|助手|助理|人工知能|アシスタント|エージェント|인공지능|어시스턴트|에이전트|ปัญญาประดิษฐ์|ผู้ช่วย|ረዳት"
+        )
     ),
     re.ASCII,
 )
@@ -1517,6 +1576,8 @@ def _carrier_label(text, carrier):
     if kind == _TAG_CHARACTERS:
         return HIDDEN_TEXT
     inner = text[inner_start:inner_end]
+    if kind == _MODEL_ATTRIBUTE:
+        return HIDDEN_ATTRIBUTE if any(is_alphanumeric(c) for c in inner) else None
     if kind == _ENCODED:
         inner = _decode_run(inner)
         if inner is None:

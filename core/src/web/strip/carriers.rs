@@ -20,6 +20,10 @@ pub enum CarrierKind {
     /// The value of an attribute a model reads as prose (`alt`, `title`,
     /// `content`, …); only the value is removed.
     Attribute,
+    /// The value of a prose attribute the page labels as meant for a model
+    /// (`<meta name="ai-instructions" content="…">`, `data-llm-instructions`,
+    /// blind9): an order to the model whatever it says, removed whole.
+    ModelAttribute,
     /// Base64 or hex; what it carries is its decoded text.
     Encoded,
     /// Eight or more Unicode tag characters in a row (an emoji flag uses
@@ -271,6 +275,23 @@ static PROSE_ATTRIBUTE: LazyLock<Regex> = LazyLock::new(|| {
     .expect("the prose-attribute pattern is a valid regex")
 });
 
+/// A `<meta>` name that says its content is for a model (`ai-instructions`,
+/// `llm-guidance`); not `ai-policy`, which opts a page out of training.
+static MODEL_META_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?i)(?:^|\s)(?:name|property|itemprop)\s*=\s*["']?[a-z0-9:._-]{0,30}?(?:ai|llm|gpt|agent|assistant|chatbot|bot|model)s?[-_:.]?(?:instructions?|directives?|notes?|guidance|rules|prompts?|context)(?:["'\s>]|$)"#,
+    )
+    .expect("the model meta-name pattern is a valid regex")
+});
+
+/// A `data-` attribute whose name says its value is for a model.
+static MODEL_ATTRIBUTE_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)(?:^|\s)data-(?:ai|llm|gpt|agent|assistant|chatbot|bot|model)s?[-_]?(?:instructions?|directives?|notes?|guidance|rules)\s*=",
+    )
+    .expect("the model attribute-name pattern is a valid regex")
+});
+
 /// Every value of a prose attribute in an opening tag.
 pub fn attribute_values(text: &str, tags: &[OpeningTag]) -> Vec<Carrier> {
     let mut found = Vec::new();
@@ -279,6 +300,7 @@ pub fn attribute_values(text: &str, tags: &[OpeningTag]) -> Vec<Carrier> {
         if !attributes.contains('=') {
             continue;
         }
+        let for_a_model = tag.name() == "meta" && MODEL_META_NAME.is_match(attributes);
         for attribute in PROSE_ATTRIBUTE.find_iter(attributes) {
             // The value lies between the first quote and the last byte,
             // which closes it.
@@ -290,8 +312,13 @@ pub fn attribute_values(text: &str, tags: &[OpeningTag]) -> Vec<Carrier> {
                 continue;
             }
             let range = tag.attributes.start + value.start..tag.attributes.start + value.end;
+            let kind = if for_a_model || MODEL_ATTRIBUTE_NAME.is_match(attribute.as_str()) {
+                CarrierKind::ModelAttribute
+            } else {
+                CarrierKind::Attribute
+            };
             found.push(Carrier {
-                kind: CarrierKind::Attribute,
+                kind,
                 range: range.clone(),
                 inner: range,
             });

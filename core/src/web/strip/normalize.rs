@@ -698,55 +698,94 @@ fn percent_escape(text: &str) -> Option<char> {
 /// no rule reads.)
 /// A wider gap between two runs ends a word: `i g n o r e   a l l` and
 /// `i  g  n  o  r  e    a  l  l` are `ignore all`.
+/// Letters of any script are read so (`и г н о р и р у й`, `ப ய ன ர்`,
+/// blind9): a letter is an ASCII lowercase one or any other alphanumeric
+/// character (the view has lowercased it and dropped its marks), standing
+/// alone between characters that are not alphanumeric.
 fn collapse_letter_spacing(view: &mut Normalized, original: &str) {
-    let bytes = view.text.as_bytes();
+    let text = view.text.as_str();
+    let bytes = text.as_bytes();
     let origin = &view.origin;
     // How many characters of the original a separator stands for.
     let width = |i: usize| original[origin[i].range()].chars().count();
-    let is_single = |i: usize| {
-        bytes[i].is_ascii_lowercase()
-            && (i == 0 || !bytes[i - 1].is_ascii_alphanumeric())
-            && bytes.get(i + 1).is_none_or(|b| !b.is_ascii_alphanumeric())
+    // The length of the letter at `i` (a char boundary) if it stands alone.
+    let single = |i: usize| -> Option<usize> {
+        let c = text[i..].chars().next()?;
+        let letter = c.is_ascii_lowercase() || (!c.is_ascii() && c.is_alphanumeric());
+        if !letter {
+            return None;
+        }
+        let after = i + c.len_utf8();
+        let alone = text[..i]
+            .chars()
+            .next_back()
+            .is_none_or(|before| !before.is_alphanumeric())
+            && text[after..]
+                .chars()
+                .next()
+                .is_none_or(|next| !next.is_alphanumeric());
+        alone.then_some(c.len_utf8())
     };
-    // Runs of single letters, as (first letter, last letter, letters).
+    // Runs of single letters, as (first letter, letters).
     let mut runs = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
-        if !is_single(i) {
+        // Only a char's first byte starts a letter; ASCII other than a
+        // lowercase letter starts none.
+        let first = bytes[i];
+        if (first & 0xC0) == 0x80 || (first.is_ascii() && !first.is_ascii_lowercase()) {
             i += 1;
             continue;
         }
-        // Letters at i, i+2, i+4, … with the same separator between.
-        // Letters at i, i+2, … with the same separator, as wide in the
-        // original each time: a wider gap is the break between words.
-        let separator = bytes.get(i + 1).copied();
-        let gap = if i + 1 < bytes.len() { width(i + 1) } else { 0 };
-        let mut end = i;
-        while matches!(separator, Some(b' ' | b'.' | b'\n' | b'/' | b'|'))
-            && bytes.get(end + 1).copied() == separator
-            && width(end + 1) == gap
-            && end + 2 < bytes.len()
-            && is_single(end + 2)
-        {
-            end += 2;
+        let Some(len) = single(i) else {
+            i += 1;
+            continue;
+        };
+        // Letters one separator apart, the same separator each time, as
+        // wide in the original each time: a wider gap is the break between
+        // words.
+        let separator = bytes.get(i + len).copied();
+        let gap = if i + len < bytes.len() {
+            width(i + len)
+        } else {
+            0
+        };
+        let mut letters = 1;
+        let mut last = i;
+        let mut last_len = len;
+        if matches!(separator, Some(b' ' | b'.' | b'\n' | b'/' | b'|')) {
+            loop {
+                let at = last + last_len;
+                if bytes.get(at).copied() != separator || width(at) != gap || at + 1 >= bytes.len()
+                {
+                    break;
+                }
+                let Some(next_len) = single(at + 1) else {
+                    break;
+                };
+                letters += 1;
+                last = at + 1;
+                last_len = next_len;
+            }
         }
-        runs.push((i, end, (end - i) / 2 + 1));
-        i = end + 1;
+        runs.push((i, letters));
+        i = last + last_len;
     }
     // Four letters in a row mark a letter-spaced text, and so do three
     // words of three letters (`y o u   a r e   n o w`); in one, the short
     // words (`a l l`, `t h e`) are letter-spaced too.
-    if !runs.iter().any(|&(_, _, letters)| letters >= 4)
-        && runs.iter().filter(|&&(_, _, letters)| letters >= 3).count() < 3
+    if !runs.iter().any(|&(_, letters)| letters >= 4)
+        && runs.iter().filter(|&&(_, letters)| letters >= 3).count() < 3
     {
         return;
     }
     let mut drop = vec![false; bytes.len()];
-    for &(first, last, letters) in &runs {
-        if letters >= 2 {
-            for gap in (first + 1..last).step_by(2) {
-                drop[gap] = true;
-            }
+    for &(first, letters) in &runs {
+        let mut at = first;
+        for _ in 1..letters {
+            let len = text[at..].chars().next().map_or(1, char::len_utf8);
+            drop[at + len] = true;
+            at += len + 1;
         }
     }
     let mut kept = Vec::with_capacity(view.text.len());
@@ -955,6 +994,12 @@ mod tests {
         // Read before leetspeak, where a `|` inside a word stands for `l`.
         assert_eq!(view("p|r|i|n|t y|o|u|r"), "print your");
         assert_eq!(view("a/b c"), "a/b c");
+        // Letters of other scripts, blind9.
+        assert_eq!(view("и г н о р и р у й"), view("игнорируй"));
+        assert_eq!(view("з а б у д ь   в с е"), view("забудь все"));
+        assert_eq!(view("ப ய ன ர்"), view("பயனர்"));
+        // A letter beside one of another script is inside a word.
+        assert_eq!(view("xé a b"), "xe a b");
     }
 
     #[test]
