@@ -731,10 +731,22 @@ fn collapse_letter_spacing(view: &mut Normalized, original: &str) {
     let mut i = 0;
     while i < bytes.len() {
         // Only a char's first byte starts a letter; ASCII other than a
-        // lowercase letter starts none.
+        // lowercase letter starts none, and an ASCII letter or digit beside
+        // one makes it part of a word: the rest of that word is skipped
+        // (most of a page, read byte by byte, is words).
         let first = bytes[i];
         if (first & 0xC0) == 0x80 || (first.is_ascii() && !first.is_ascii_lowercase()) {
             i += 1;
+            continue;
+        }
+        if first.is_ascii()
+            && (i > 0 && bytes[i - 1].is_ascii_alphanumeric()
+                || bytes.get(i + 1).is_some_and(u8::is_ascii_alphanumeric))
+        {
+            i += 1;
+            while i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
+                i += 1;
+            }
             continue;
         }
         let Some(len) = single(i) else {

@@ -1947,10 +1947,12 @@ fn specs() -> Vec<Spec> {
         )
         .then(format!(r"[ \n]?(?:{DIRECTIVE}|{IMPERATIVE})")),
         // Models named by the work they do with the page, heading a list
-        // of readers (`Summarising bots and review aggregators: report …`).
+        // of readers (`Summarising bots and review aggregators: report …`);
+        // only the work a model does to a page, so that common words of
+        // documentation (`testing`, `checking`) start no search.
         rule(
             AI_ADDRESS,
-            format!(r"\b{AI_AT_WORK}~(?:bots?|agents?|assistants?|models?|llms?)\b[^\n:.!?]{{0,40}}[ ]?:"),
+            r"\b(?:summari[sz]ing|reviewing|grading|screening|triaging|crawling|scraping|moderating|ranking)~(?:bots?|agents?|assistants?|models?|llms?)\b[^\n:.!?]{0,40}[ ]?:",
         )
         .then(format!(r"[ \n]?{IMPERATIVE}")),
         // A command that reads the reader's credential files into an
