@@ -1302,19 +1302,20 @@ _PROSE_ATTRIBUTE = re.compile(
 )
 # carriers::MODEL_META_NAME and MODEL_ATTRIBUTE_NAME: names that say a
 # value is for a model.
+_MODEL_IN_A_NAME = "(?:ai|llm|gpt|agent|assistant|chatbot|bot|model)s?"
 _MODEL_META_NAME = re.compile(
     (
         r"(?:^|[{ws}])(?:name|property|itemprop)[{ws}]*=[{ws}]*[\"']?[a-z0-9:._-]{{0,30}}?"
-        r"(?:ai|llm|gpt|agent|assistant|chatbot|bot|model)s?[-_:.]?"
+        r"{model}[-_:.]?"
         r"(?:instructions?|directives?|notes?|guidance|rules|prompts?|context)(?:[\"'{ws}>]|$)"
-    ).format(ws=_WS_CLASS),
+    ).format(ws=_WS_CLASS, model=_MODEL_IN_A_NAME),
     re.IGNORECASE,
 )
 _MODEL_ATTRIBUTE_NAME = re.compile(
     (
-        r"(?:^|[{ws}])data-(?:ai|llm|gpt|agent|assistant|chatbot|bot|model)s?[-_]?"
+        r"(?:^|[{ws}])data-{model}[-_]?"
         r"(?:instructions?|directives?|notes?|guidance|rules)[{ws}]*="
-    ).format(ws=_WS_CLASS),
+    ).format(ws=_WS_CLASS, model=_MODEL_IN_A_NAME),
     re.IGNORECASE,
 )
 # Python's case-insensitive matching takes the dotted and dotless i for

@@ -275,20 +275,24 @@ static PROSE_ATTRIBUTE: LazyLock<Regex> = LazyLock::new(|| {
     .expect("the prose-attribute pattern is a valid regex")
 });
 
+/// The names of a model in an attribute's name (`ai-instructions`,
+/// `data-llm-notes`).
+const MODEL_IN_A_NAME: &str = "(?:ai|llm|gpt|agent|assistant|chatbot|bot|model)s?";
+
 /// A `<meta>` name that says its content is for a model (`ai-instructions`,
 /// `llm-guidance`); not `ai-policy`, which opts a page out of training.
 static MODEL_META_NAME: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r#"(?i)(?:^|\s)(?:name|property|itemprop)\s*=\s*["']?[a-z0-9:._-]{0,30}?(?:ai|llm|gpt|agent|assistant|chatbot|bot|model)s?[-_:.]?(?:instructions?|directives?|notes?|guidance|rules|prompts?|context)(?:["'\s>]|$)"#,
-    )
+    Regex::new(&format!(
+        r#"(?i)(?:^|\s)(?:name|property|itemprop)\s*=\s*["']?[a-z0-9:._-]{{0,30}}?{MODEL_IN_A_NAME}[-_:.]?(?:instructions?|directives?|notes?|guidance|rules|prompts?|context)(?:["'\s>]|$)"#
+    ))
     .expect("the model meta-name pattern is a valid regex")
 });
 
 /// A `data-` attribute whose name says its value is for a model.
 static MODEL_ATTRIBUTE_NAME: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)(?:^|\s)data-(?:ai|llm|gpt|agent|assistant|chatbot|bot|model)s?[-_]?(?:instructions?|directives?|notes?|guidance|rules)\s*=",
-    )
+    Regex::new(&format!(
+        r"(?i)(?:^|\s)data-{MODEL_IN_A_NAME}[-_]?(?:instructions?|directives?|notes?|guidance|rules)\s*="
+    ))
     .expect("the model attribute-name pattern is a valid regex")
 });
 
