@@ -73,6 +73,13 @@ fn time_per_byte_is_bounded_on_adversarial_runs() {
         "ai",
         "dear assistant ",
         "the ",
+        // Overrides on one long line: each match reads the line before it
+        // for the people it may be told to (`rules::told_to_people`), a
+        // bounded tail of it.
+        "ignore previous instructions ",
+        "Note to students: ignore the above ",
+        // Letter spacing in another script, one long run.
+        "и ",
     ];
     let mut slowest = (0.0, "");
     for unit in units {

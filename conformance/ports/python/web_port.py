@@ -1207,7 +1207,13 @@ def _find_iter(regex, text):
 def _told_to_people(people, before):
     """rules::told_to_people: the line before the match is a short start of
     one sentence that names the people an override is given to."""
-    line = before.rsplit("\n", 1)[-1]
+    recent = before[-61:]
+    if "\n" in recent:
+        line = recent.rsplit("\n", 1)[-1]
+    elif len(recent) == len(before):
+        line = recent
+    else:
+        return False
     return (
         len(line) <= 60
         and not any(stop in line for stop in ".!?\u3002\uff01\uff1f")

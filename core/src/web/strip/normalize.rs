@@ -1010,8 +1010,9 @@ mod tests {
         assert_eq!(view("и г н о р и р у й"), view("игнорируй"));
         assert_eq!(view("з а б у д ь   в с е"), view("забудь все"));
         assert_eq!(view("ப ய ன ர்"), view("பயனர்"));
-        // A letter beside one of another script is inside a word.
-        assert_eq!(view("xé a b"), "xe a b");
+        // A letter beside one of another script is inside a word: `a` is
+        // not single, so `b c d` is too short a run.
+        assert_eq!(view("жa b c d"), "жa b c d");
     }
 
     #[test]

@@ -164,7 +164,16 @@ const PEOPLE: &str = r"(?:\bteachers?\b|\bteacher's\b|\bstudents?\b|\bpupils?\b|
 /// is content).
 pub fn told_to_people(before: &str) -> bool {
     static PEOPLE_WORDS: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| compile(PEOPLE));
-    let line = before.rsplit('\n').next().unwrap_or_default();
+    // Only the last 61 chars are read, so that a page of one long line
+    // costs no more per match: a line start must lie within them.
+    let recent = last_chars(before, 61);
+    let Some(line) = recent
+        .rsplit_once('\n')
+        .map(|(_, line)| line)
+        .or((recent.len() == before.len()).then_some(recent))
+    else {
+        return false;
+    };
     line.chars().count() <= 60
         && !line.contains(['.', '!', '?', '。', '！', '？'])
         && PEOPLE_WORDS.is_match(line)
