@@ -820,9 +820,14 @@ _READERS = (
 _CONDITIONS = ("if", "when", "whenever", "once", "unless")
 
 
-def not_a_statement(before):
+def _last_clause(before):
+    """rules::last_clause: the sentence before a verb and its clause."""
     sentence = _after_last(before[-120:], ".!?;")
-    clause = _after_last(sentence, ",:")
+    return sentence, _after_last(sentence, ",:")
+
+
+def not_a_statement(before):
+    sentence, clause = _last_clause(before)
     words = _words(clause)
     if not words:
         return True
@@ -839,8 +844,7 @@ def not_a_statement(before):
 
 
 def said_to_the_reader(before):
-    sentence = _after_last(before[-120:], ".!?;")
-    clause = _after_last(sentence, ",:")
+    _, clause = _last_clause(before)
     words = _words(clause)
     modals = [i for i, word in enumerate(words) if word in _MODALS]
     if not modals or modals[-1] == 0:
@@ -1126,7 +1130,6 @@ _CHECKS = {
     "not_after_a_quote": not_after_a_quote,
     "not_before_a_quote": not_before_a_quote,
     "not_plain_lowercase": not_plain_lowercase,
-    "not_a_task_for_the_user": not_a_task_for_the_user,
     "not_a_quoted_value": not_a_quoted_value,
     "an_order_not_a_setting": an_order_not_a_setting,
     "not_a_report_inside": not_a_report_inside,
@@ -1148,12 +1151,15 @@ def _load_rules():
         table = json.load(f)
     rules = []
     directive_seen = False
+    people_regexes = {}
     for index, data in enumerate(table):
         rule = _Rule()
         rule.label = data["label"]
         rule.named_when_quoted = bool(data.get("named_when_quoted"))
         people = data.get("told_to_people")
-        rule.told_to_people = re.compile(_translate(people), re.ASCII) if people else None
+        if people and people not in people_regexes:
+            people_regexes[people] = re.compile(_translate(people), re.ASCII)
+        rule.told_to_people = people_regexes[people] if people else None
         try:
             rule.regex = re.compile(_translate(data["pattern"]), re.ASCII)
             then = data.get("then")

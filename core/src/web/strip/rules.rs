@@ -645,6 +645,16 @@ fn not_reported(before: &str) -> bool {
     not_negated(before) && !reported
 }
 
+/// The sentence a verb stands in and its clause, read off the last 120
+/// chars before it (a sentence ends at `.`, `!`, `?` or `;`, a clause at
+/// `,` or `:`): what [`not_a_statement`] and [`said_to_the_reader`] read.
+fn last_clause(before: &str) -> (&str, &str) {
+    let tail = last_chars(before, 120);
+    let sentence = tail.rsplit(['.', '!', '?', ';']).next().unwrap_or_default();
+    let clause = sentence.rsplit([',', ':']).next().unwrap_or_default();
+    (sentence, clause)
+}
+
 /// Modal verbs, whose subject decides whether a clause orders or states.
 const MODALS: &[&str] = &[
     "could", "would", "might", "may", "can", "should", "will", "shall", "must",
@@ -683,9 +693,7 @@ const READERS: &[&str] = &[
 fn not_a_statement(before: &str) -> bool {
     const SUBJECTS: &[&str] = &["we", "they", "it", "he", "she", "which", "who"];
     const CONDITIONS: &[&str] = &["if", "when", "whenever", "once", "unless"];
-    let tail = last_chars(before, 120);
-    let sentence = tail.rsplit(['.', '!', '?', ';']).next().unwrap_or_default();
-    let clause = sentence.rsplit([',', ':']).next().unwrap_or_default();
+    let (sentence, clause) = last_clause(before);
     let mut words = clause.split_whitespace().rev();
     match words.next() {
         None => true,
@@ -712,9 +720,7 @@ fn not_a_statement(before: &str) -> bool {
 /// (`Administrators can disable its content filter`), blind9. Unlike
 /// [`not_a_statement`], the whole subject is read, not its last word.
 fn said_to_the_reader(before: &str) -> bool {
-    let tail = last_chars(before, 120);
-    let sentence = tail.rsplit(['.', '!', '?', ';']).next().unwrap_or_default();
-    let clause = sentence.rsplit([',', ':']).next().unwrap_or_default();
+    let (_, clause) = last_clause(before);
     let words: Vec<&str> = clause.split_whitespace().collect();
     match words.iter().rposition(|word| MODALS.contains(word)) {
         None => true,
@@ -983,7 +989,6 @@ const CHECKS: &[(&str, Follow)] = &[
     ("not_before_a_quote", not_before_a_quote),
     ("not_plain_lowercase", not_plain_lowercase),
     ("has_capital_head", has_capital_head),
-    ("not_a_task_for_the_user", not_a_task_for_the_user),
     ("not_a_quoted_value", not_a_quoted_value),
     ("an_order_not_a_setting", an_order_not_a_setting),
     ("not_a_report_inside", not_a_report_inside),
@@ -999,6 +1004,7 @@ fn check_name(check: Follow) -> &'static str {
 
 /// Every rule as data, in priority order.
 pub fn table() -> Vec<RuleData> {
+    let people = translate(PEOPLE);
     rules()
         .into_iter()
         .map(|rule| RuleData {
@@ -1009,7 +1015,7 @@ pub fn table() -> Vec<RuleData> {
             precede: rule.precede.map(check_name),
             original: rule.original.map(check_name),
             named_when_quoted: rule.named_when_quoted,
-            told_to_people: rule.content_when_told_to_people.then(|| translate(PEOPLE)),
+            told_to_people: rule.content_when_told_to_people.then(|| people.clone()),
         })
         .collect()
 }
