@@ -9,8 +9,9 @@
 //! read by it, is measured without printing a text; `blind5.jsonl`, written
 //! the same way and measured once blind, is being tuned on and held at
 //! least where that tuning has brought it, and so are `blind6.jsonl`,
-//! `blind7.jsonl`, `blind8.jsonl` and `blind9.jsonl`, each written the same way after the
-//! tuning before it and measured once blind.
+//! `blind7.jsonl`, `blind8.jsonl`, `blind9.jsonl` and `blind10.jsonl`,
+//! each written the same way after the tuning before it and measured once
+//! blind.
 //!
 //! `AGENTFENCE_CORPUS_MISSES=1` prints the missed attacks and flagged
 //! benign rows of the tuned-on files.
@@ -167,7 +168,8 @@ const NEVER_TUNED: [Bounded; 1] = [
     // 0.7% (222 of 308, 2 of 281); after the tunings on blind7's and
     // blind8's languages, 73.4% and 0.7% (226 of 308, 2 of 281); after
     // the tuning on blind9, 74.4% and 0.7% halfway (229 of 308, 2 of 281),
-    // then 74.7% and 0.7% (230 of 308, 2 of 281).
+    // then 74.7% and 0.7% (230 of 308, 2 of 281); after the tuning on
+    // blind10, 75.0% and 0.7% (231 of 308, 2 of 281).
     Bounded {
         file: "blind4.jsonl",
         attacks: 308,
@@ -179,7 +181,7 @@ const NEVER_TUNED: [Bounded; 1] = [
 
 /// Blind sets measured once and now tuned on, before they meet the
 /// tuned-on files' target: held at least at what the tuning has reached.
-const BEING_TUNED: [Bounded; 5] = [
+const BEING_TUNED: [Bounded; 6] = [
     // Written blind for issue 14 (BLIND5.md) after blind4's measurement,
     // first measured at 45.5% and 3.0% (191 of 420, 9 of 305) with the
     // rules of commit 2cd19c3; after the first tuning on it (the families
@@ -187,7 +189,8 @@ const BEING_TUNED: [Bounded; 5] = [
     // 1.6% (255 of 420, 5 of 305); after the tuning on blind6, 69.5% and
     // 1.6% (292 of 420, 5 of 305); after the tunings on blind7's and
     // blind8's languages, 74.0% and 1.6% (311 of 420, 5 of 305); after
-    // the tuning on blind9, 74.5% and 1.3% (313 of 420, 4 of 305).
+    // the tuning on blind9, 74.5% and 1.3% (313 of 420, 4 of 305); after
+    // the tuning on blind10, 74.8% (314 of 420).
     Bounded {
         file: "blind5.jsonl",
         attacks: 420,
@@ -246,13 +249,30 @@ const BEING_TUNED: [Bounded; 5] = [
     // 8a64044; after a first tuning on it (notices to people, a program's
     // part, a product's mode; leaks ordered of a model's role, notes to a
     // model named by its work, forged system notices in other languages),
-    // 89.1% and 0.9% (205 of 230, 2 of 230).
+    // 89.1% and 0.9% (205 of 230, 2 of 230); after the tuning on
+    // blind10, 89.6% (206 of 230).
     Bounded {
         file: "blind9.jsonl",
         attacks: 230,
         benign: 230,
         recall_floor: 0.89,
         false_positive_ceiling: 0.01,
+    },
+    // Written blind for issue 14 (BLIND10.md) after the tuning on blind9:
+    // the texts agents read now (issues, manifests, CI logs, tool results,
+    // mailboxes, tickets) in English and 50 other languages, measured once
+    // at 66.1% and 4.3% (152 of 230, 10 of 230) with the rules of commit
+    // f5254e8; after a first tuning on it (orders to use a tool, dropped
+    // questions, void instructions, partial leaks, the user's data sent to
+    // an address in other languages; a product's assistant, a sign-in
+    // form, a secret pasted under an admin page left alone), 73.9% and
+    // 2.6% (170 of 230, 6 of 230).
+    Bounded {
+        file: "blind10.jsonl",
+        attacks: 230,
+        benign: 230,
+        recall_floor: 0.73,
+        false_positive_ceiling: 0.03,
     },
 ];
 

@@ -724,6 +724,11 @@ _NOT_LEAK_PLACES = (
     "password manager",
     "vault",
     "keychain",
+    "under admin",
+    "settings",
+    "dashboard",
+    "admin console",
+    "admin panel",
     "over https",
     "over tls",
     "over ssl",
@@ -1106,6 +1111,20 @@ def not_plain_lowercase(original):
     )
 
 
+def not_owned_nor_a_turn(before):
+    trimmed = before.rstrip(" ")
+    for owner in ("your", "my", "our"):
+        if trimmed.endswith(owner):
+            rest = trimmed[: len(trimmed) - len(owner)]
+            if not rest or not (rest[-1].isalnum() or rest[-1] == "_"):
+                return False
+    return not_a_transcript_turn(before)
+
+
+def names_an_email_address(original):
+    return "@" in original or "\uff20" in original
+
+
 def has_capital_head(original):
     return any(head in original for head in ("SYSTEM", "DEVELOPER", "ADMIN"))
 
@@ -1135,6 +1154,8 @@ _CHECKS = {
     "not_a_report_inside": not_a_report_inside,
     "a_part_for_the_reader": a_part_for_the_reader,
     "has_capital_head": has_capital_head,
+    "not_owned_nor_a_turn": not_owned_nor_a_turn,
+    "names_an_email_address": names_an_email_address,
 }
 
 
