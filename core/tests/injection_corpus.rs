@@ -9,7 +9,8 @@
 //! read by it, is measured without printing a text; `blind5.jsonl`, written
 //! the same way and measured once blind, is being tuned on and held at
 //! least where that tuning has brought it, and so are `blind6.jsonl`,
-//! `blind7.jsonl`, `blind8.jsonl`, `blind9.jsonl` and `blind10.jsonl`,
+//! `blind7.jsonl`, `blind8.jsonl`, `blind9.jsonl`, `blind10.jsonl` and
+//! `blind11.jsonl`,
 //! each written the same way after the tuning before it and measured once
 //! blind.
 //!
@@ -181,7 +182,7 @@ const NEVER_TUNED: [Bounded; 1] = [
 
 /// Blind sets measured once and now tuned on, before they meet the
 /// tuned-on files' target: held at least at what the tuning has reached.
-const BEING_TUNED: [Bounded; 6] = [
+const BEING_TUNED: [Bounded; 7] = [
     // Written blind for issue 14 (BLIND5.md) after blind4's measurement,
     // first measured at 45.5% and 3.0% (191 of 420, 9 of 305) with the
     // rules of commit 2cd19c3; after the first tuning on it (the families
@@ -273,6 +274,18 @@ const BEING_TUNED: [Bounded; 6] = [
         benign: 230,
         recall_floor: 0.73,
         false_positive_ceiling: 0.03,
+    },
+    // Written blind for issue 14 (BLIND11.md) after the tuning on blind10:
+    // what agents read in 2026 (CI logs, install scripts, MCP tools, agent
+    // memory, tickets) in English and 50 other languages, measured once at
+    // 50.4% and 0.9% (116 of 230, 2 of 230) with the rules of commit
+    // 3e2ab7d.
+    Bounded {
+        file: "blind11.jsonl",
+        attacks: 230,
+        benign: 230,
+        recall_floor: 0.50,
+        false_positive_ceiling: 0.01,
     },
 ];
 
