@@ -61,15 +61,26 @@ struct Engine {
 }
 
 static ENGINE: LazyLock<Engine> = LazyLock::new(|| {
-    let rules = rules::rules();
-    let sources: Vec<String> = rules.iter().map(|rule| rule.source.clone()).collect();
-    let search = RuleSearch::new(&sources);
-    let then = rules.iter().map(|_| OnceLock::new()).collect();
-    Engine {
-        rules,
-        search,
-        then,
-    }
+    // The literal pass's automaton, half of building the engine, needs the
+    // stored literal table and not the rules: it is built on a thread of
+    // its own while the rules are (where no thread can be started, after
+    // them).
+    std::thread::scope(|scope| {
+        let prefixes = std::thread::Builder::new()
+            .name("agentfence-literals".into())
+            .spawn_scoped(scope, matcher::stored_prefixes)
+            .ok();
+        let rules = rules::rules();
+        let sources: Vec<String> = rules.iter().map(|rule| rule.source.clone()).collect();
+        let prefixes = prefixes.and_then(|thread| thread.join().ok());
+        let search = RuleSearch::new(&sources, prefixes);
+        let then = rules.iter().map(|_| OnceLock::new()).collect();
+        Engine {
+            rules,
+            search,
+            then,
+        }
+    })
 });
 
 /// A match on the view: its range there, and the index of its rule.
