@@ -1148,11 +1148,12 @@ const AI_HEAD: &str = r"(?:ai|a\.i\.|llms?|language~models?|large~language~model
 /// Roles people hold too; they name the model only with a modifier that
 /// says so (`AI assistant`, `coding agent`, `screening model`).
 const AI_ROLE_HEAD: &str = r"(?:assistants?|agents?|models?|reviewers?|readers?|summari[sz]ers?|crawlers?|scrapers?|graders?|screeners?|triagers?|bots?|tools?|systems?|operators?|processors?)";
-/// Roles people hold, named with a word that makes them a model's (`AI
-/// analyst`, `automated résumé ranker`, `AI shopping helper`): without it
-/// they are people's (`Research analysts:`), so only `ai`, `llm` or
-/// `automated` will do.
-const AI_ONLY_ROLE: &str = r"(?:ai|a\.i\.|llm|automated)~(?:[a-z]+~)?(?:analysts?|rankers?|helpers?|judges?|evaluators?|classifiers?|moderators?|translators?|filters?|assistants?|agents?|reviewers?|screeners?|graders?)";
+/// Roles people hold, beyond [`AI_ROLE_HEAD`], named with a word that
+/// makes them a model's (`AI analyst`, `automated résumé ranker`, `AI
+/// shopping helper`): without it they are people's (`Research analysts:`),
+/// and with most of [`AI_MODIFIER`]'s words too (`support helpers`), so
+/// only `ai`, `llm` or `automated` will do.
+const AI_ONLY_ROLE: &str = r"(?:ai|a\.i\.|llm|automated)~(?:[a-z]+~)?(?:analysts?|rankers?|helpers?|judges?|evaluators?|classifiers?|moderators?|translators?|filters?)";
 const AI_MODIFIER: &str = r"(?:ai|a\.i\.|llm|automation|browser|scheduling|hiring|moderation|summari[sz]ation|translation|automated|coding|screening|grading|reviewing|review|reviewer|triage|virtual|digital|language|browsing|research|shopping|email|inbox|travel|support|code|agentic|autonomous)";
 
 // --- other languages ---
@@ -1237,7 +1238,7 @@ const ML_SYSTEM_NOTICE: &str = r"(?:\bavis~(?:du~)?système\b|\bmessage~(?:du~)?
 /// `send`, `forward`, `upload`, imperative, in other languages.
 /// A model, an assistant or an agent named in other languages (for the
 /// duties laid on it: [`ML_OBLIGED`]).
-const ML_MACHINE: &str = r"(?:\bmodel|\bmodèle|\bmodell|модел|\bassistent|\basistente|\bassistente|\bassistant|\basisten\b|\basistan\b|\bai\b|\bia\b|\bki\b|\bии\b|エージェント|モデル|アシスタント|\byapay~zek|\bllm|助手|模型|인공지능|모델|에이전트|어시스턴트|\bagent|агент|ассистент|एआई|मॉडल|اے~آئی|ماڈل|الذكاء|النموذج|المساعد|مدل|دستیار|\bmô~hình\b|\btrợ~lý\b)";
+const ML_MACHINE: &str = r"(?:\bmodel|\bmodèle|модел|\bassistent|\basistente|\bassistant|\basisten\b|\basistan\b|\bai\b|\bia\b|\bki\b|\bии\b|エージェント|モデル|アシスタント|\byapay~zek|\bllm|助手|模型|인공지능|모델|에이전트|어시스턴트|\bagent|агент|ассистент|एआई|मॉडल|اے~آئی|ماڈل|الذكاء|النموذج|المساعد|مدل|دستیار|\bmô~hình\b|\btrợ~lý\b)";
 /// A duty in other languages (`debe`, `muss`, `est tenu de`, `обязан`,
 /// `बाध्य`, `yükümlü`, `wajib`, `必须`, `ものとする`, `해야`, `phải`).
 const ML_OBLIGED: &str = r"(?:\bdebe\b|\bdeben\b|\bdeve\b|\bdevem\b|\bmuss\b|\bmüssen\b|\bdoit\b|\bdoivent\b|\best~tenue?\b|\bsont~tenu|обязан|должен|должна|должны|बाध्य|अनिवार्य|आवश्यक|पाबंद|پابند|لازمی|ضروری|يجب|باید|yükümlü|zorunda|\bwajib\b|\bharus\b|必须|必須|すること|ものとする|なければならない|해야|\bphải\b|\bkailangan\b|\blazima\b|\bgbọ́dọ̀\b|\bpowinien\b|\bmusi\b|\bmoet\b|\bmoeten\b|\bskal\b|\bmåste\b|\bdevono\b|\btrebuie\b|கட்டாயம்|வேண்டும்|తప్పనిసరి|ต้อง)";
