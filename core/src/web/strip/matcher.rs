@@ -13,11 +13,15 @@
 //! whole, as before.
 //!
 //! Most candidates fail, and a failed anchored search costs mostly its
-//! start: so the assertions every match of a rule passes before its first
-//! byte (a line start, a word boundary: `look_set_prefix` of its HIR) are
-//! tested on the bytes around a candidate first, and a candidate that
-//! fails them is no start of the rule. The test is exact where it answers
-//! (ASCII around the start) and lets the search decide elsewhere.
+//! start: so the assertions every match starting with a literal passes
+//! before its first byte (a line start, a word boundary: `look_set_prefix`
+//! of the HIR of each alternative the literal comes from) are tested on the
+//! bytes around a candidate first, and a candidate that fails them is no
+//! start of the rule. The test is exact where it answers (ASCII around the
+//! start) and lets the search decide elsewhere. The assertions are each
+//! literal's, not the rule's: a rule of many languages' words opens most
+//! alternatives with a word boundary and a few without one, and read as a
+//! whole it had none, so `ai` inside `again` was a start of it.
 
 use std::sync::OnceLock;
 
@@ -301,9 +305,9 @@ fn unbound_long_repetitions(hir: &Hir, changed: &mut bool) -> Hir {
     }
 }
 
-/// The assertions every match of a rule passes at its start, as bits:
-/// [`StartLooks::LINE_START`] and the word boundaries, the ones a rule
-/// table opens its patterns with.
+/// The assertions every match of a rule (or of an alternative of it)
+/// passes at its start, as bits: [`StartLooks::LINE_START`] and the word
+/// boundaries, the ones a rule table opens its patterns with.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct StartLooks(pub u8);
 
@@ -316,6 +320,9 @@ impl StartLooks {
     pub const WORD_ASCII: u8 = 4;
     /// `\b`: decided here only when both sides are ASCII.
     pub const WORD_UNICODE: u8 = 8;
+    /// Bits a `StartLooks` uses: the literal table packs them beside a
+    /// rule's index.
+    const BITS: u32 = 4;
 
     /// The assertions of `hir`'s prefix this test knows.
     fn of(hir: &regex_syntax::hir::Hir) -> StartLooks {
@@ -332,6 +339,12 @@ impl StartLooks {
             }
         }
         StartLooks(bits)
+    }
+
+    /// The assertions both `self` and `other` make: what a start passes
+    /// when it passes one of them.
+    fn shared(self, other: StartLooks) -> StartLooks {
+        StartLooks(self.0 & other.0)
     }
 
     /// Whether a match may start at `at` of `text` as far as these
@@ -387,13 +400,13 @@ pub struct RuleSearch {
     /// than stripping a page.
     regexes: Vec<OnceLock<RuleRegex>>,
     starts: Vec<Starts>,
-    /// Each rule's [`StartLooks`], tested at a candidate before its search.
-    looks: Vec<StartLooks>,
     /// Whether each rule is asked relaxed first ([`asked_relaxed_first`]).
     relaxed_first: Vec<bool>,
     /// Every rule's first literals, folded ([`fold_gap`]), overlapping.
     prefixes: AhoCorasick,
-    /// For each literal of `prefixes`, the rules it may start.
+    /// For each literal of `prefixes`, the rules it may start, each with
+    /// the [`StartLooks`] a start of the rule with the literal passes,
+    /// tested at a candidate before its search ([`pack_rule`]).
     literal_rules: LiteralRules,
     /// The rules searched whole ([`Starts::Anywhere`]), in order.
     searched_whole: Vec<usize>,
@@ -424,8 +437,29 @@ enum LiteralRules {
     Built(Vec<LiteralEntry>),
 }
 
-/// A folded literal and the rules it may start, in order.
+/// A folded literal and the rules it may start, in order, each packed with
+/// its start assertions ([`pack_rule`]).
 type LiteralEntry = (Vec<u8>, Vec<u32>);
+
+/// A rule's index and the [`StartLooks`] of one of its literals as one
+/// number of the literal table.
+fn pack_rule(rule: usize, looks: StartLooks) -> u32 {
+    let rule = u32::try_from(rule).expect("the rule table holds far fewer than 2^28 rules");
+    rule << StartLooks::BITS | u32::from(looks.0)
+}
+
+/// [`pack_rule`] undone.
+#[inline]
+fn unpack_rule(packed: u32) -> (usize, StartLooks) {
+    (
+        (packed >> StartLooks::BITS) as usize,
+        StartLooks((packed & ((1 << StartLooks::BITS) - 1)) as u8),
+    )
+}
+
+/// A rule's first literals, each with the start assertions of the
+/// alternatives it comes from (`None`: the rule is searched whole).
+type RuleLiterals = Option<Vec<(Vec<u8>, StartLooks)>>;
 
 impl LiteralRules {
     fn literals(&self) -> Vec<&[u8]> {
@@ -448,27 +482,38 @@ impl LiteralRules {
 
 /// The literal pass's table for rules whose first literals are
 /// `per_rule` (`None` for a rule searched whole): each folded literal once,
-/// in byte order, with the rules it may start, in order, and the rules
-/// searched whole.
-fn literal_table(per_rule: &[Option<Vec<Vec<u8>>>]) -> (Vec<LiteralEntry>, Vec<usize>) {
-    let mut rules_of = std::collections::BTreeMap::<Vec<u8>, Vec<u32>>::new();
+/// in byte order, with the rules it may start, in order, each with the
+/// start assertions every literal that folds to it passes (the bits they
+/// share), and the rules searched whole.
+fn literal_table(per_rule: &[RuleLiterals]) -> (Vec<LiteralEntry>, Vec<usize>) {
+    let mut rules_of = std::collections::BTreeMap::<Vec<u8>, Vec<(usize, StartLooks)>>::new();
     let mut searched_whole = Vec::new();
     for (rule, literals) in per_rule.iter().enumerate() {
         let Some(literals) = literals else {
             searched_whole.push(rule);
             continue;
         };
-        let rule = u32::try_from(rule).expect("the rule table holds far fewer than 2^32 rules");
-        for literal in literals {
+        for (literal, looks) in literals {
             let rules = rules_of
                 .entry(literal.iter().copied().map(fold_gap).collect())
                 .or_default();
-            if rules.last() != Some(&rule) {
-                rules.push(rule);
+            match rules.last_mut() {
+                Some((last, shared)) if *last == rule => *shared = shared.shared(*looks),
+                _ => rules.push((rule, *looks)),
             }
         }
     }
-    (rules_of.into_iter().collect(), searched_whole)
+    let table = rules_of
+        .into_iter()
+        .map(|(literal, rules)| {
+            let packed = rules
+                .into_iter()
+                .map(|(rule, looks)| pack_rule(rule, looks))
+                .collect();
+            (literal, packed)
+        })
+        .collect();
+    (table, searched_whole)
 }
 
 /// The literal pass's automaton for the stored table's literals, to hand
@@ -489,12 +534,8 @@ impl RuleSearch {
     /// `stored`, the automaton of [`stored_prefixes`], if it was built
     /// already (it serves only if the table was stored for these sources).
     pub fn new(sources: &[String], stored: Option<AhoCorasick>) -> RuleSearch {
-        let (looks, relaxed_first, literal_rules, searched_whole) = if table_is_stored(sources) {
+        let (relaxed_first, literal_rules, searched_whole) = if table_is_stored(sources) {
             (
-                first_literals::START_LOOKS
-                    .iter()
-                    .map(|&looks| StartLooks(looks))
-                    .collect(),
                 (0..sources.len())
                     .map(|rule| first_literals::RELAXED_FIRST.contains(&rule))
                     .collect(),
@@ -502,11 +543,12 @@ impl RuleSearch {
                 first_literals::SEARCHED_WHOLE.to_vec(),
             )
         } else {
-            let (per_rule, looks): (Vec<_>, Vec<_>) =
-                sources.iter().map(|source| first_literals(source)).unzip();
+            let per_rule: Vec<RuleLiterals> = sources
+                .iter()
+                .map(|source| first_literals(source))
+                .collect();
             let (table, searched_whole) = literal_table(&per_rule);
             (
-                looks,
                 sources
                     .iter()
                     .map(|source| asked_relaxed_first(source))
@@ -532,7 +574,6 @@ impl RuleSearch {
             sources: sources.to_vec(),
             regexes: sources.iter().map(|_| OnceLock::new()).collect(),
             starts,
-            looks,
             relaxed_first,
             prefixes,
             literal_rules,
@@ -592,9 +633,10 @@ impl RuleSearch {
         for hit in self.prefixes.find_overlapping_iter(&folded) {
             let start = hit.start();
             let packed_start = u32::try_from(start).unwrap_or(u32::MAX);
-            for &rule in self.literal_rules.rules_of(hit.pattern().as_usize()) {
-                if self.looks[rule as usize].may_start_at(bytes, start) {
-                    candidates.push(u64::from(rule) << 32 | u64::from(packed_start));
+            for &packed in self.literal_rules.rules_of(hit.pattern().as_usize()) {
+                let (rule, looks) = unpack_rule(packed);
+                if looks.may_start_at(bytes, start) {
+                    candidates.push((rule as u64) << 32 | u64::from(packed_start));
                 }
             }
         }
@@ -672,8 +714,7 @@ fn sort_candidates(candidates: &mut Vec<u64>, rules: usize) {
 /// every rule, and telling which are asked relaxed first compiles them,
 /// which cost more than the rest of building the search.
 fn table_is_stored(sources: &[String]) -> bool {
-    sources.len() == first_literals::START_LOOKS.len()
-        && sources_hash(sources) == first_literals::SOURCES_HASH
+    sources.len() == first_literals::RULES && sources_hash(sources) == first_literals::SOURCES_HASH
 }
 
 /// Whether `source` is asked relaxed first: its NFA has more than
@@ -700,14 +741,91 @@ fn sources_hash(sources: &[String]) -> u64 {
 }
 
 /// The literals every match of `source` starts with, cut to [`MAX_PREFIX`]
-/// bytes and without those another one prefixes (`None` when there is no
-/// finite set, or one holds the empty string: a match could start
-/// anywhere), and the assertions every match passes at its start.
-fn first_literals(source: &str) -> (Option<Vec<Vec<u8>>>, StartLooks) {
-    let Ok(hir) = regex_syntax::Parser::new().parse(source) else {
-        return (None, StartLooks::default());
-    };
-    (literals_of(&hir), StartLooks::of(&hir))
+/// bytes and without those another one prefixes, each with the assertions
+/// every match starting with it passes at its start (`None` when there is
+/// no finite set, or one holds the empty string: a match could start
+/// anywhere).
+///
+/// Each alternative of the pattern ([`alternatives`]) is extracted on its
+/// own, with its own assertions: a match of the pattern is a match of one
+/// alternative, which starts with one of that alternative's literals and
+/// passes its assertions there. A literal several alternatives give keeps
+/// only the assertions they share.
+fn first_literals(source: &str) -> RuleLiterals {
+    let hir = regex_syntax::Parser::new().parse(source).ok()?;
+    let mut parts = Vec::new();
+    alternatives(&hir, &mut parts);
+    let mut literals: Vec<(Vec<u8>, StartLooks)> = Vec::new();
+    for part in &parts {
+        let looks = StartLooks::of(part);
+        literals.extend(
+            literals_of(part)?
+                .into_iter()
+                .map(|literal| (literal, looks)),
+        );
+    }
+    literals.sort_by(|a, b| a.0.cmp(&b.0));
+    // Sorted, a literal's prefixes that are literals too come right before
+    // it: the shortest is kept, with the assertions of every literal it
+    // stands for.
+    let mut kept: Vec<(Vec<u8>, StartLooks)> = Vec::with_capacity(literals.len());
+    for (literal, looks) in literals {
+        match kept.last_mut() {
+            Some((last, shared)) if literal.starts_with(last) => *shared = shared.shared(looks),
+            _ => kept.push((literal, looks)),
+        }
+    }
+    Some(kept)
+}
+
+/// Most alternatives of a head alternation spread over what follows it
+/// (`(?:a|b)c` read as `ac|bc`): a multilingual word list at a rule's head
+/// stays whole, as one alternative.
+const MAX_SPREAD: usize = 64;
+
+/// The alternatives of `hir`, into `out`: its top alternation's branches,
+/// through groups, and a concatenation whose first part past its
+/// assertions is an alternation of at most [`MAX_SPREAD`] branches as one
+/// alternative per branch. Every match of `hir` is a match of one of them.
+fn alternatives(hir: &Hir, out: &mut Vec<Hir>) {
+    match hir.kind() {
+        HirKind::Alternation(branches) => {
+            for branch in branches {
+                alternatives(branch, out);
+            }
+        }
+        HirKind::Capture(capture) => alternatives(&capture.sub, out),
+        HirKind::Concat(parts) => {
+            let head = parts
+                .iter()
+                .position(|part| !matches!(part.kind(), HirKind::Look(_)));
+            let branches = head.and_then(|head| match ungrouped(&parts[head]).kind() {
+                HirKind::Alternation(branches) if branches.len() <= MAX_SPREAD => {
+                    Some((head, branches))
+                }
+                _ => None,
+            });
+            let Some((head, branches)) = branches else {
+                out.push(hir.clone());
+                return;
+            };
+            for branch in branches {
+                let mut spread = parts[..head].to_vec();
+                spread.push(branch.clone());
+                spread.extend(parts[head + 1..].iter().cloned());
+                alternatives(&Hir::concat(spread), out);
+            }
+        }
+        _ => out.push(hir.clone()),
+    }
+}
+
+/// `hir` without the capture groups around it.
+fn ungrouped(hir: &Hir) -> &Hir {
+    match hir.kind() {
+        HirKind::Capture(capture) => ungrouped(&capture.sub),
+        _ => hir,
+    }
 }
 
 /// Extraction stops a literal at [`MAX_PREFIX`] bytes, where it is cut
@@ -732,16 +850,7 @@ fn literals_of(hir: &regex_syntax::hir::Hir) -> Option<Vec<Vec<u8>>> {
     }
     literals.sort();
     literals.dedup();
-    // Sorted, a literal's prefixes that are literals too come right before
-    // it, among the kept ones.
-    let mut kept: Vec<Vec<u8>> = Vec::with_capacity(literals.len());
-    for literal in literals {
-        if kept.last().is_some_and(|last| literal.starts_with(last)) {
-            continue;
-        }
-        kept.push(literal);
-    }
-    Some(kept)
+    Some(literals)
 }
 
 #[cfg(test)]
@@ -757,8 +866,9 @@ mod tests {
 
     /// A candidate [`StartLooks::may_start_at`] turns away is no start of
     /// its rule: over generated texts of rule words, line breaks, word
-    /// characters ASCII and not, at every position, the rule's own
-    /// anchored search finds no match where the test said no.
+    /// characters ASCII and not, at every position where the rule's own
+    /// anchored search finds a match, one of the rule's first literals
+    /// occurs (folded) and passes its start assertions.
     #[test]
     fn start_looks_turn_away_only_starts_without_a_match() {
         let sources = rule_sources();
@@ -799,39 +909,46 @@ mod tests {
             "not",
         ];
         let mut next = crate::xorshift::xorshift(0x5eed_1005);
-        let texts: Vec<String> = (0..150)
+        let texts: Vec<String> = (0..300)
             .map(|_| {
                 (0..next() % 24)
                     .map(|_| pieces[(next() % pieces.len() as u64) as usize])
                     .collect()
             })
             .collect();
-        let mut turned_away = 0;
+        let (mut turned_away, mut matched) = (0, 0);
         for source in &sources {
-            let (Some(_), looks) = first_literals(source) else {
+            let Some(literals) = first_literals(source) else {
                 continue;
             };
-            if looks.0 == 0 {
-                continue;
-            }
             let regex = AnchoredRegex::new(source);
             for text in &texts {
+                let folded: Vec<u8> = text.bytes().map(fold_gap).collect();
                 for at in (0..=text.len()).filter(|&at| text.is_char_boundary(at)) {
-                    if looks.may_start_at(text.as_bytes(), at) {
-                        continue;
+                    let mut occurs = false;
+                    let mut offered = false;
+                    for (literal, looks) in &literals {
+                        if folded[at..].starts_with(
+                            &literal.iter().copied().map(fold_gap).collect::<Vec<u8>>(),
+                        ) {
+                            occurs = true;
+                            offered |= looks.may_start_at(text.as_bytes(), at);
+                        }
                     }
-                    turned_away += 1;
-                    assert_eq!(
-                        regex.end_at(text, at).filter(|&end| end > at),
-                        None,
-                        "{source:?} matches at {at} of {text:?}, which the start test turned away"
-                    );
+                    turned_away += usize::from(occurs && !offered);
+                    if regex.end_at(text, at).is_some_and(|end| end > at) {
+                        matched += 1;
+                        assert!(
+                            offered,
+                            "{source:?} matches at {at} of {text:?}, which no literal offers"
+                        );
+                    }
                 }
             }
         }
         assert!(
-            turned_away > 1000,
-            "the test turned away only {turned_away} starts"
+            turned_away > 2000 && matched > 80,
+            "the test turned away only {turned_away} starts, and saw {matched} matches"
         );
     }
 
@@ -867,10 +984,11 @@ mod tests {
             let first = AnchoredRegex::relaxed_first(&sources[rule]);
             let exact = AnchoredRegex::new(&sources[rule]);
             assert!(first.relaxed.is_some(), "rule {rule} has no relaxed DFA");
-            let (Some(literals), _) = first_literals(&sources[rule]) else {
+            let Some(literals) = first_literals(&sources[rule]) else {
                 panic!("rule {rule} has no first literals");
             };
-            let starts_of = AhoCorasick::new(&literals).expect("a rule's literals build");
+            let starts_of = AhoCorasick::new(literals.iter().map(|(literal, _)| literal))
+                .expect("a rule's literals build");
             for text in &texts {
                 let bytes = text.as_bytes();
                 let mut starts: Vec<usize> = starts_of
@@ -961,13 +1079,10 @@ mod tests {
     #[test]
     fn first_literal_table_is_current() {
         let sources = rule_sources();
-        let (extracted, looks): (Vec<_>, Vec<u8>) = sources
+        let extracted: Vec<RuleLiterals> = sources
             .iter()
-            .map(|source| {
-                let (literals, looks) = first_literals(source);
-                (literals, looks.0)
-            })
-            .unzip();
+            .map(|source| first_literals(source))
+            .collect();
         let (table, searched_whole) = literal_table(&extracted);
         let stored: Vec<LiteralEntry> = first_literals::LITERALS
             .iter()
@@ -979,7 +1094,7 @@ mod tests {
         let hash = sources_hash(&sources);
         if stored == table
             && searched_whole == first_literals::SEARCHED_WHOLE
-            && looks == first_literals::START_LOOKS
+            && sources.len() == first_literals::RULES
             && relaxed == first_literals::RELAXED_FIRST
             && hash == first_literals::SOURCES_HASH
         {
@@ -993,7 +1108,7 @@ mod tests {
         if std::env::var_os("AGENTFENCE_BLESS").is_some() {
             std::fs::write(
                 path,
-                render_table(hash, &table, &searched_whole, &looks, &relaxed),
+                render_table(hash, sources.len(), &table, &searched_whole, &relaxed),
             )
             .expect("first_literals.rs is writable");
             return;
@@ -1006,19 +1121,20 @@ mod tests {
     /// The table as Rust source (`cargo fmt` then lays it out).
     fn render_table(
         hash: u64,
+        rules: usize,
         table: &[LiteralEntry],
         searched_whole: &[usize],
-        looks: &[u8],
         relaxed: &[usize],
     ) -> String {
         let mut out = String::from(
             "//! The literal pass's table (see `matcher::literal_table`): each\n\
              //! rule's first literals (`matcher::first_literals`), folded\n\
-             //! (`matcher::fold_gap`), each once with the rules it may start;\n\
-             //! the rules searched whole; each rule's start assertions\n\
-             //! (`matcher::StartLooks`); and the rules asked relaxed first\n\
-             //! (`matcher::asked_relaxed_first`), for the rule table whose\n\
-             //! sources hash to `SOURCES_HASH`.\n\
+             //! (`matcher::fold_gap`), each once with the rules it may start,\n\
+             //! each packed with the literal's start assertions\n\
+             //! (`matcher::pack_rule`); the rules searched whole; and the\n\
+             //! rules asked relaxed first (`matcher::asked_relaxed_first`),\n\
+             //! for the table of `RULES` rules whose sources hash to\n\
+             //! `SOURCES_HASH`.\n\
              //! Written by `matcher::tests::first_literal_table_is_current`\n\
              //! (`AGENTFENCE_BLESS=1 cargo test -p agentfence --lib first_literal_table`);\n\
              //! do not edit.\n\n",
@@ -1026,6 +1142,7 @@ mod tests {
         let list =
             |numbers: &mut dyn Iterator<Item = String>| numbers.collect::<Vec<_>>().join(", ");
         out.push_str(&format!("pub const SOURCES_HASH: u64 = {hash:#018x};\n\n"));
+        out.push_str(&format!("pub const RULES: usize = {rules};\n\n"));
         out.push_str(&format!(
             "pub static RELAXED_FIRST: &[usize] = &[{}];\n\n",
             list(&mut relaxed.iter().map(usize::to_string))
@@ -1034,14 +1151,6 @@ mod tests {
             "pub static SEARCHED_WHOLE: &[usize] = &[{}];\n\n",
             list(&mut searched_whole.iter().map(usize::to_string))
         ));
-        out.push_str("pub static START_LOOKS: &[u8] = &[\n");
-        for chunk in looks.chunks(16) {
-            out.push_str(&format!(
-                "    {},\n",
-                list(&mut chunk.iter().map(u8::to_string))
-            ));
-        }
-        out.push_str("];\n\n");
         out.push_str("pub static LITERALS: &[(&[u8], &[u32])] = &[\n");
         for (literal, rules) in table {
             let escaped: String = literal
