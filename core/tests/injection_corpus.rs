@@ -171,6 +171,7 @@ const NEVER_TUNED: [Bounded; 1] = [
     // then 74.7% and 0.7% (230 of 308, 2 of 281); after the tuning on
     // blind10, 75.0% and 0.7% (231 of 308, 2 of 281); twice during the
     // tuning on blind11, halfway and after, 75.3% and 0.7% (232 of 308,
+    // 2 of 281); after the tuning on blind12, 75.6% and 0.7% (233 of 308,
     // 2 of 281).
     Bounded {
         file: "blind4.jsonl",
@@ -297,13 +298,17 @@ const BEING_TUNED: [Bounded; 8] = [
     // listings, papers) in English, with issue 14's most-missed families,
     // and 60 other languages and mixed forms, 30 of them in no earlier
     // set, measured once at 60.8% and 2.1% (146 of 240, 5 of 240) with
-    // the rules of commit 91acef4.
+    // the rules of commit 91acef4; after a first tuning on it (machine
+    // readers named by their work, leaks asked as the reply's shape,
+    // overrides of what the user or operator said, system notices and
+    // notes to the AI in more languages), 84.2% and 1.2% (202 of 240, 3
+    // of 240).
     Bounded {
         file: "blind12.jsonl",
         attacks: 240,
         benign: 240,
-        recall_floor: 0.60,
-        false_positive_ceiling: 0.025,
+        recall_floor: 0.84,
+        false_positive_ceiling: 0.015,
     },
 ];
 
