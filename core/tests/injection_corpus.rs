@@ -10,7 +10,7 @@
 //! the same way and measured once blind, is being tuned on and held at
 //! least where that tuning has brought it, and so are `blind6.jsonl`,
 //! `blind7.jsonl`, `blind8.jsonl`, `blind9.jsonl`, `blind10.jsonl`,
-//! `blind11.jsonl` and `blind12.jsonl`, each written the same way after the tuning before it and measured once
+//! `blind11.jsonl`, `blind12.jsonl` and `blind13.jsonl`, each written the same way after the tuning before it and measured once
 //! blind.
 //!
 //! `AGENTFENCE_CORPUS_MISSES=1` prints the missed attacks and flagged
@@ -184,7 +184,7 @@ const NEVER_TUNED: [Bounded; 1] = [
 
 /// Blind sets measured once and now tuned on, before they meet the
 /// tuned-on files' target: held at least at what the tuning has reached.
-const BEING_TUNED: [Bounded; 8] = [
+const BEING_TUNED: [Bounded; 9] = [
     // Written blind for issue 14 (BLIND5.md) after blind4's measurement,
     // first measured at 45.5% and 3.0% (191 of 420, 9 of 305) with the
     // rules of commit 2cd19c3; after the first tuning on it (the families
@@ -309,6 +309,18 @@ const BEING_TUNED: [Bounded; 8] = [
         benign: 240,
         recall_floor: 0.84,
         false_positive_ceiling: 0.015,
+    },
+    // Written blind for issue 14 (BLIND13.md) after the tuning on blind12:
+    // what a personal or workplace assistant reads for its user (mail,
+    // calendars, shared documents, chats, tickets) in English, and 50
+    // other languages, measured once at 54.3% and 3.5% (125 of 230, 8 of
+    // 230) with the rules of commit 15456dc.
+    Bounded {
+        file: "blind13.jsonl",
+        attacks: 230,
+        benign: 230,
+        recall_floor: 0.54,
+        false_positive_ceiling: 0.035,
     },
 ];
 
