@@ -791,7 +791,11 @@ def not_reported(before):
         if tail.endswith(word) and lead and lead[-1] in _WHITESPACE:
             tail = _trim_end(lead)
             break
+    # Someone made a model do it: `got our Copilot pilot to`.
     reported = False
+    if tail.endswith(" to"):
+        lead = _words(tail[:-3])
+        reported = any(w in ("got", "gets", "getting", "tricked", "convinced") for w in lead[::-1][1:4])
     for phrase in _REPORTING:
         if tail.endswith(phrase):
             lead = _trim_end(tail[: len(tail) - len(phrase)])
@@ -868,12 +872,26 @@ _DETERMINERS = frozenset(
 )
 
 
-def not_after_a_determiner(before):
+def _last_word(before):
+    """rules::last_word."""
     tail = before[-24:]
     words = _words(tail)
     if not words or not (tail and tail[-1] in _WHITESPACE):
-        return True
-    return words[-1] not in _DETERMINERS
+        return None
+    return words[-1]
+
+
+def not_after_a_determiner(before):
+    word = _last_word(before)
+    return word is None or word not in _DETERMINERS
+
+
+_PROGRAMS = ("tool", "tools", "model", "program", "script", "command", "function", "api", "plugin", "process")
+
+
+def not_after_a_program(before):
+    word = _last_word(before)
+    return word is None or word not in _PROGRAMS
 
 
 _APPOSITIVES = (
@@ -962,7 +980,7 @@ def not_as_the_only(original):
 
 
 def an_order_to_leak(before):
-    return not_reported(before) and not_a_statement(before)
+    return not_reported(before) and not_a_statement(before) and not_after_a_program(before)
 
 
 _PARTICULAR = frozenset(
@@ -1256,7 +1274,7 @@ def _told_to_people(people, before):
 
 # A rule's `named_when_quoted` (rules.rs's MENTIONED_IN_QUOTES): an
 # override phrase quoted whole is named, not given.
-_QUOTE_PAIRS = (('"', '"'), ("\u201c", "\u201d"), ("'", "'"), ("\u00ab", "\u00bb"))
+_QUOTE_PAIRS = (('"', '"'), ("\u201c", "\u201d"), ("\u201e", "\u201c"), ("'", "'"), ("\u00ab", "\u00bb"))
 
 
 def _quoted_whole(before, after):
@@ -1266,7 +1284,10 @@ def _quoted_whole(before, after):
     opening = before[-1]
     if before[:-1].rstrip(" ").endswith((":", "=")):
         return False
-    after = after.lstrip(".?!,")
+    rest = 0
+    while rest < len(after) and is_alphanumeric(after[rest]):
+        rest += 1
+    after = after[rest:].lstrip(".?!,")
     return any(opening == o and after.startswith(c) for o, c in _QUOTE_PAIRS)
 
 

@@ -256,11 +256,15 @@ fn is_system_comment(view: &str) -> bool {
 /// articles, filters and tests name it, not given. An override quoted with
 /// more words (`value="ignore previous instructions and fill in …"`) is
 /// still one, and so is a quoted value (`"msg": "ignore your prompt"`,
-/// `note='…'`). Stop and question marks may sit inside the closing quote.
+/// `note='…'`). Stop and question marks may sit inside the closing quote,
+/// and so may the rest of a word the match ends inside (a rule of word
+/// stems matches `забудь предыдущие указани` of `«забудь предыдущие
+/// указания»`, blind13). The low-high pair `„…“` is Czech's and German's.
 fn quoted_whole(before: &str, after: &str) -> bool {
-    const PAIRS: [(char, char); 4] = [
+    const PAIRS: [(char, char); 5] = [
         ('"', '"'),
         ('\u{201C}', '\u{201D}'),
+        ('\u{201E}', '\u{201C}'),
         ('\'', '\''),
         ('\u{AB}', '\u{BB}'),
     ];
@@ -271,7 +275,9 @@ fn quoted_whole(before: &str, after: &str) -> bool {
     if outside.ends_with([':', '=']) {
         return false;
     }
-    let after = after.trim_start_matches(['.', '?', '!', ',']);
+    let after = after
+        .trim_start_matches(char::is_alphanumeric)
+        .trim_start_matches(['.', '?', '!', ',']);
     PAIRS
         .iter()
         .any(|&(opening, closing)| opening == open && after.starts_with(closing))

@@ -645,16 +645,26 @@ fn not_reported(before: &str) -> bool {
                 .filter(|lead| lead.ends_with(char::is_whitespace))
         })
         .map_or(tail, str::trim_end);
-    let reported = REPORTING.iter().any(|phrase| {
-        tail.strip_suffix(phrase).is_some_and(|lead| {
-            let speaker = lead
-                .trim_end()
-                .rsplit(char::is_whitespace)
-                .next()
-                .unwrap_or_default();
-            !FIRST_PERSON.contains(&speaker)
-        })
+    // `the red team got our Copilot pilot to leak its system prompt`:
+    // someone made a model do it (one to three words between), blind13.
+    let caused = tail.strip_suffix(" to").is_some_and(|lead| {
+        lead.split_whitespace()
+            .rev()
+            .take(4)
+            .skip(1)
+            .any(|word| matches!(word, "got" | "gets" | "getting" | "tricked" | "convinced"))
     });
+    let reported = caused
+        || REPORTING.iter().any(|phrase| {
+            tail.strip_suffix(phrase).is_some_and(|lead| {
+                let speaker = lead
+                    .trim_end()
+                    .rsplit(char::is_whitespace)
+                    .next()
+                    .unwrap_or_default();
+                !FIRST_PERSON.contains(&speaker)
+            })
+        });
     not_negated(before) && !reported
 }
 
@@ -751,11 +761,25 @@ fn not_after_a_determiner(before: &str) -> bool {
         "the", "a", "an", "same", "these", "those", "this", "that", "its", "their", "our", "his",
         "her", "each", "every", "default", "custom", "own",
     ];
+    last_word(before).is_none_or(|word| !DETERMINERS.contains(&word))
+}
+
+/// A leak verb after a program's name is a noun (`never let tool output
+/// modify the system prompt`, blind13).
+fn not_after_a_program(before: &str) -> bool {
+    const PROGRAMS: &[&str] = &[
+        "tool", "tools", "model", "program", "script", "command", "function", "api", "plugin",
+        "process",
+    ];
+    last_word(before).is_none_or(|word| !PROGRAMS.contains(&word))
+}
+
+/// The word right before a match, if a blank parts them.
+fn last_word(before: &str) -> Option<&str> {
     let tail = last_chars(before, 24);
     tail.split_whitespace()
         .next_back()
         .filter(|_| tail.ends_with(char::is_whitespace))
-        .is_none_or(|word| !DETERMINERS.contains(&word))
 }
 
 /// `Let users override the system prompt`, `allow per-tenant override of
@@ -849,7 +873,7 @@ fn not_owned_nor_a_turn(before: &str) -> bool {
 }
 
 fn an_order_to_leak(before: &str) -> bool {
-    not_reported(before) && not_a_statement(before)
+    not_reported(before) && not_a_statement(before) && not_after_a_program(before)
 }
 
 /// Whether the secret a send verb names (`original`, the match as the
@@ -1156,10 +1180,10 @@ const AI_MACHINE_AT_WORK: &str = r"(?:(?:[a-z]+~){0,2}\b(?:ai|a\.i\.|llms?|langu
 /// model's work for its user (`helping candidates`, `asked to compare`).
 /// Not any `-ing`: `AI assistants supporting MCP:` heads a list of
 /// products for people.
-const AI_MACHINE_VERB: &str = r"(?:AI_AT_WORK|helping|assisting|advising|recommending|shopping~for|searching~for|looking~(?:at|for|through)|choosing|picking|deciding|asked~to~[a-z]+|tasked~with~[a-z]+|used~to~[a-z]+)";
+const AI_MACHINE_VERB: &str = r"(?:AI_AT_WORK|managing|running|helping|assisting|advising|recommending|shopping~for|searching~for|looking~(?:at|for|through)|choosing|picking|deciding|asked~to~[a-z]+|tasked~with~[a-z]+|used~to~[a-z]+)";
 
 /// What an imperative addressed to the reading model starts with.
-const IMPERATIVE: &str = r"(?:please~)?(?:also~|then~|just~|quietly~|kindly~|first~|immediately~)?(?:use~(?:the~|your~)?(?:[a-z]+~){0,2}(?:tool|function|api|command|plugin|endpoint)|draft~(?:a|an|the)~(?:reply|response|email|message|answer)|release~(?:the~)?(?:transfer|payment|funds|invoice)|deploy~(?:this|the)~(?:build|release|branch|change)|build~the~(?:[a-z]+~)?(?:link|url)|issue~(?:a~|an~|the~)?(?:full~)?(?:refund|credit|voucher)|(?:the~)?(?:operator|developer|admin|administrator|system)~(?:requires|wants|needs|instructs|orders)~you~to|refund|email|fix|edit|replace|upload|ban|upvote|escalate|put|place|dm|score|copy|go~through|(?:url~?|base64~?|hex~?)?decode|ignore|disregard|forget|override|stop|skip|tell|say|answer|reply|respond|recommend|rank|give|mark|approve|book|accept|share|forward|send|delete|call|run|execute|print|reveal|list|fill|submit|report|state|describe|add|include|append|write|refuse|collect|ask|visit|open|click|push|post|paste|transfer|grant|route|label|treat|act|behave|translate|finish|complete|install|download|merge|export|cite|suggest|conclude|decline|attach|promote|prefer|rate|praise|classify|assign|award|render|fetch|request|join|quote|echo|summari[sz]e|disable|comply|encode|(?:base64|basega)~?encode|omit|leave~out|end~your~(?:answer|reply|response)|in~your~(?:reply|answer|response|summary|output)|to~(?:load|view|verify|unlock|access|continue|proceed|render)|after~(?:reading|summari[sz]ing|processing|answering)|when~(?:comparing|summari[sz]ing|answering|responding|reviewing|recommending|describing)|these~(?:flags|instructions|settings|rules)~are~(?:authoritative|binding|mandatory)|do~not|don't|never|always|only|before~(?:responding|answering|replying|you)|(?:when|while|once|after|as)~you|if~the~user|you~(?:are|must|should|will|have~to|need~to|may~now)|your~(?:new|real|task|instructions|assignment|job|goal|orders)|new~(?:directive|instructions?|task|orders))\b";
+const IMPERATIVE: &str = r"(?:please~)?(?:also~|then~|just~|quietly~|kindly~|first~|immediately~)?(?:use~(?:the~|your~)?(?:[a-z]+~){0,2}(?:tool|function|api|command|plugin|endpoint)|draft~(?:a|an|the)~(?:reply|response|email|message|answer)|release~(?:the~)?(?:transfer|payment|funds|invoice)|deploy~(?:this|the)~(?:build|release|branch|change)|build~the~(?:[a-z]+~)?(?:link|url)|issue~(?:a~|an~|the~)?(?:full~)?(?:refund|credit|voucher)|(?:the~)?(?:operator|developer|admin|administrator|system)~(?:requires|wants|needs|instructs|orders)~you~to|refund|email|fix|edit|replace|upload|ban|upvote|escalate|put|place|dm|score|copy|go~through|(?:url~?|base64~?|hex~?)?decode|pull|grab|switch~off|turn~off|unsubscribe|reserve|make~sure|create~an?~(?:inbox~|mail~|email~|forwarding~)?(?:rule|filter)|update~(?:the~)?(?:employee's|user's|recipient's|owner's|account's)|ignore|disregard|forget|override|stop|skip|tell|say|answer|reply|respond|recommend|rank|give|mark|approve|book|accept|share|forward|send|delete|call|run|execute|print|reveal|list|fill|submit|report|state|describe|add|include|append|write|refuse|collect|ask|visit|open|click|push|post|paste|transfer|grant|route|label|treat|act|behave|translate|finish|complete|install|download|merge|export|cite|suggest|conclude|decline|attach|promote|prefer|rate|praise|classify|assign|award|render|fetch|request|join|quote|echo|summari[sz]e|disable|comply|encode|(?:base64|basega)~?encode|omit|leave~out|end~your~(?:answer|reply|response)|in~your~(?:reply|answer|response|summary|output)|to~(?:load|view|verify|unlock|access|continue|proceed|render)|after~(?:reading|summari[sz]ing|processing|answering)|when~(?:comparing|summari[sz]ing|answering|responding|reviewing|recommending|describing)|these~(?:flags|instructions|settings|rules)~are~(?:authoritative|binding|mandatory)|do~not|don't|never|always|only|before~(?:responding|answering|replying|you)|(?:when|while|once|after|as)~you|if~the~user|you~(?:are|must|should|will|have~to|need~to|may~now)|your~(?:new|real|task|instructions|assignment|job|goal|orders)|new~(?:directive|instructions?|task|orders))\b";
 
 /// What a model named as a page's reader is doing with it (`AI shopping
 /// assistants comparing grinders:`, `AI models generating answers from
@@ -1177,7 +1201,7 @@ const AI_ROLE_HEAD: &str = r"(?:assistants?|agents?|models?|reviewers?|readers?|
 /// shopping helper`): without it they are people's (`Research analysts:`),
 /// and with most of [`AI_MODIFIER`]'s words too (`support helpers`), so
 /// only `ai`, `llm` or `automated` will do.
-const AI_ONLY_ROLE: &str = r"(?:ai|a\.i\.|llm|automated)~(?:[a-z]+~)?(?:analysts?|rankers?|helpers?|judges?|evaluators?|classifiers?|moderators?|translators?|filters?)";
+const AI_ONLY_ROLE: &str = r"(?:ai|a\.i\.|llm|automated)~(?:[a-z]+~)?(?:analysts?|rankers?|helpers?|judges?|evaluators?|classifiers?|moderators?|translators?|filters?|auditors?|checkers?|validators?)";
 const AI_MODIFIER: &str = r"(?:ai|a\.i\.|llm|automation|browser|scheduling|hiring|moderation|summari[sz]ation|translation|automated|coding|screening|grading|reviewing|review|reviewer|triage|virtual|digital|language|browsing|research|shopping|email|inbox|travel|support|code|agentic|autonomous)";
 
 // --- other languages ---
@@ -1260,7 +1284,11 @@ const ML_REQUEST: &str = r"(?:petición|pregunta|solicitud|pedido|demande|questi
 /// A note addressed to an AI, in other languages: `para la IA:`, `给AI助手`,
 /// `एआई के लिए`; an AI noun with its qualifier, never `assistant` alone
 /// (`L'assistant : …` heads a product page).
-const ML_TO_THE_AI: &str = r"(?:\bper~als~agents~d'~?ia\b|\ban~das~ki\b|\bki~?bewertungssystem|\buntuk~asisten~(?:[a-z]{1,20}~)?ai\b|\bpour~l'~?(?:agent|assistant)~(?:de~|d'~?)(?:revue|relecture|analyse|tri|sélection)\b|ai~[^ \n:]{0,12}~?لاءِ|ai~[^ \n:]{0,20}~?ପାଇଁ|\bai~مرستیال|\bpytyvõhára~ai\b|\bkumncedisi~we~?ai\b|\bgia~to~ai\b|\bai~asisutanto\b|aiд|aiს|\bai~sistemari\b|يا~ai\b|\bya~ai\b|اے~آئی~کے~لیے|ai~[^ \n:]{0,20}కు|\baṣojú~(?:kóòdù~)?ai\b|\bkwinkqubo~ye~?ai\b|\bmataimaki~?ai\b|\bkopsavilkuma~rīkam\b|\blaguntzaile~automatiko|\bai~yordamchisi(?:~uchun)?|\bkaaliyaha~ai\b|աբ~օգնական|ხელოვნური~ინტელექტის~ასისტენტ|\bai~туслах|жасанды~интеллект~көмекші|\bai~агент|\basistent~ai\b|ለኤአይ|ኤአይ~ረዳት|ለማጠቃለያ~ረዳት|\bonye~enyemaka~ai\b|\bmaka~ai\b|\b(?:um|kum)?sizi~we~?ai\b|\bsí~ai~tí\b|ຜູ້ຊ່ວຍ~ai|ជំនួយការ~ai|\bai~සහායක|\bai~सहायक|\bai~laguntzaile|\badimen~artifizial|\bi'r~(?:system~)?ai\b|\bai~ਲਈ|\bbasato~su~ia\b|एआय~?साठी|\bai~에이전트(?:에게)?|给[^\n:]{0,15}?ai\b|\bia~que~(?:resume|lê|analisa|processa|le|lee)\b|\bkwa~msaidizi\b|\bdla~agenta~ai\b|\b(?:pra~(?:a~)?ia|para~a~ia|para~o~(?:assistente|agente)|para~el~(?:assistant|asistente|agente)|l'~?(?:agent|assistant)~ia|agent~ia|agen~ai|untuk~agen(?:~ai)?|kanggo~(?:agen~)?ai|assistente~ai|asistente~ai|agente~ai|dla~(?:asystenta~)?ai|ai~wey~dey|para~sa~ai|kwa~ai|ถึง~ai)\b|ai~(?:[a-z]{1,20}~){0,2}(?:के~लिए|के~लिये|साठी|కోసం|এর~জন্য|জন্য|کے~لیے|માટે)|ai~?[^ \n:]{0,12}साठी|ai~?[^ \n:]{0,12}এর~জন্য|اسسٹنٹ~کے~لیے|لل~?ai|给[^\n:]{0,15}?(?:智能助手|助手|机器人|模型)|畀[^\n:]{0,12}?ai|\b(?:asistente~(?:de~)?ia|assistente~(?:de~|di~)?ia|assistant~(?:d'~?)?ia|ki~?assistent(?:en|in)?|asisten~ai|ai~asisten|trợ~lý~ai|msaidizi~wa~ai|yapay~zek[aâ]~asistan[ıi]?(?:na|ya)?|agente~(?:de~)?ia|para~(?:la|el)~ia|pour~l'~?ia|f[uü]r~die~ki|an~die~ki|per~l'~?ia|untuk~(?:asisten~)?ai|buat~ai|voor~de~ai|aan~de~ai)\b|для~(?:ии|нейросети|модели)|мовн(?:а|ої)~модел|языков(?:ая|ой)~модел|给ai|給ai|致ai|aiへ|ai(?:아시스턴트|어시스턴트)?에게|एआई~(?:सहायक~)?(?:के~लिए|को)|এআই~(?:এর~)?জন্য|ai~க்கு|ai~?க்கு|ai'?(?:ya|ye)|للذكاء~الاصطناعي|نموذج~الذكاء~الاصطناعي|مساعد~الذكاء~الاصطناعي|المساعد~الذكي|دستیار~(?:هوش~مصنوعی|هوشمند)|برای~هوش~مصنوعی|ai助手|ai助理|aiアシスタント|ai~어시스턴트|\bolùrànlọ́wọ́~ai\b|\bai~පද්ධති|एआय~[^ \n:]{0,12}साठी|एआई~[^ \n:]{0,12}के~लिए|\bà~l'intention~de~l'~?(?:ia|assistant|agent|intelligence~artificielle)|\bdestinée?s?~à~l'~?(?:ia|assistant|agent)|\bl'~?(?:ia|assistant|agent)~(?:[a-z]{1,20}~)?qui~(?:analyse|lit|résume|traite|lira|parcourt)\b|\b(?:assistente|agente|ia)~(?:[a-z]{1,20}~){0,2}que~(?:estiver|está|esteja)~(?:lendo|processando|resumindo|analisando)\b|\bpara~qualquer~(?:agente|assistente|ia)\b|\bpara~cualquier~(?:agente|asistente|ia)\b|\bsi~eres~(?:un~|una~)?(?:asistente~(?:automático|virtual|de~ia)|agente~de~ia|ia|bot|chatbot|modelo~de~(?:ia|lenguaje))\b|\bsi~tu~es~(?:un~|une~)?(?:assistant~(?:automatique|virtuel|ia)|agent~ia|ia|bot|chatbot|modèle~de~langage)\b|\bse~(?:você~)?(?:é|for)~(?:um~|uma~)?(?:assistente~(?:automático|virtual|de~ia)|agente~de~ia|ia|bot|chatbot|modelo~de~linguagem)\b|\bwenn~du~(?:ein~|eine~)?(?:ki|ki~assistent|sprachmodell|bot|chatbot)\b|\bse~sei~(?:un~|un'~?|una~)?(?:assistente~(?:automatico|virtuale|ia)|ia|bot|chatbot|modello~linguistico)\b|\b(?:para~(?:el|la|o|a)|per~(?:il|l'~?|la)|pour~l'~?|à~l'~?|al|ao|all'~?)~?(?:assistente|asistente|assistant|agente|agent)~(?:[a-z]{1,20}~){0,2}(?:automatic[oa]|automático|automática|automatisé|automatizado|automatizzato)\b|\btrợ~lý~(?:[^ \n:]{1,20}~){0,3}ai\b|\basistan~ai\b|\bcynorthwyydd~ai\b|\basîstanê~ai\b|\bmataimakin~ai\b|\bai~köməkçi|\bmufasha~wa~ai\b|\bai~ياردەمچى|\bai~ਸਹਾਇਕ|ёрдамчии~ai\b|ба~зеҳни~сунъ|\bmpanampy~ai\b|ለ~?ai\b|\bfún~ai\b|\bgervigreind|\bassistent~ai\b|\bai~ሓጋዚ|\bai~ረዳት|\bmubatsiri~we~?ai\b|\bkumubatsiri~we~?ai\b|\bai~(?:sahayak|asistan|asisten|assistent)\b|\b(?:asistente|agente)~(?:de~[a-z]{1,20}~)?que~(?:esté|está)~(?:leyendo|procesando|resumiendo|analizando)\b|\bia~revisor[a]?\b|يا~بوت|যেকোনো~এআই|\b(?:agente|asistente|assistente)~de~(?:compras|code~review|revisión|revisão|triagem|triaje|correo|viajes|viagens)\b|\bse~és~um~sistema~automático\b|ии~?(?:ассистент|агент)|\bki~?agent\b|\byapay~zek[aâ]ya\b|\bassistant~wey~dey\b|\bnota~per~l'~?(?:assistente|agente)\b|ถึง~ai\b|\bai~[^ \n:]{1,15}~(?:માટે|के~लिए|साठी|জন্য|کے~لیے|ਲਈ)|\bmsizi~we~?ai\b|\binkqubo~ye~?ai\b|\bgargaaraa~ai\b|\bagent~ai\b|\bdrogi~asystencie\b|\bgửi~trợ~lý\b|アシスタントへ|エージェントへ|\bpembantu~ai\b|\btil~(?:ai|ki)~?assistent(?:en)?\b|\btill~ai~?assistent(?:en)?\b|\b(?:ai|ki)~?assistenten[ ,]{1,2}(?:der|som)\b|\bmi~?asszisztens|לעוזר~הבינה~המלאכותית|לעוזר~ה~?ai|לסוכן~ה~?ai|\bki~?[a-z]{0,12}(?:assistent|agent)(?:en|in|innen)?\b|\bhinweis~(?:für|an)~(?:den~|die~|das~)?ki\b|\bnote~(?:à|pour)~l'~?ia\b|\bl'~?ia~chargée~de\b|এআই~সহকারী|اے~آئی~معاون|برائے~اے~آئی|برای~دستیاری|برای~دستیار|ші~?помічник|ші~?асистент|ші~?агент|ии~?помощник|ai~?참고|ai~?에게|ai~लाई|ai~көмекші|ملاحظة~للمساعد|إلى~المساعد|ผู้ช่วย~?โปรด|\bnota~para~(?:el|la|los|las)~(?:asistente|agente|revisor|ia)|\bnota~para~(?:o|a|os|as)~(?:assistente|agente|revisor|ia)|\bnapomena~za~ai\b|\bza~ai~(?:koji|koja|koje)\b|\bpoznámka~pro~ai\b|\buwaga~dla~ai\b)";
+/// AI assistants named in other languages, as a relative clause may follow
+/// them (see the rule that reads them).
+const ML_AI_WITH_CLAUSE: &str = r"(?:\b(?:für~)?ki~?assistent(?:en|in)?\b|\basistentul~ai\b|\bassistenti~(?:di~)?ia\b|\basistentes~(?:[a-z]{1,20}~){0,3}ia\b|\bai~asistent(?:ul|ului)?\b)";
+
+const ML_TO_THE_AI: &str = r"(?:\bpara~asistentes~(?:[a-z]{1,20}~){0,3}ia\b|\bfür~ki~?assistent|\bassistenti~(?:di~)?ia\b|\bai~?[a-z]{0,12}assistent|\basistentul~ai\b|\bkatulong~na~ai\b|\bkepada~model~ai\b|\bmataimakin~[a-z]{1,10}~na~ai\b|ਸਹਾਇਕ~ਲਈ|सहाय्यकासाठी|सहायकका~लागि|సహాయకుడికి|സഹായിക്ക്|\byordamchisi~uchun\b|ai~асистента|чет~?бота|\bza~automatski~sustav|βοηθό~τεχνητής~νοημοσύνης|\bdla~bota\b|для~бота|\buntuk~asisten~email\b|\bmsaidizi~wa~(?:kalenda|barua~pepe)\b|\bai~üçün\b|\basistanları~için\b|致[^\n:]{0,20}?(?:ai|助手)|\bper~als~agents~d'~?ia\b|\ban~das~ki\b|\bki~?bewertungssystem|\buntuk~asisten~(?:[a-z]{1,20}~)?ai\b|\bpour~l'~?(?:agent|assistant)~(?:de~|d'~?)(?:revue|relecture|analyse|tri|sélection)\b|ai~[^ \n:]{0,12}~?لاءِ|ai~[^ \n:]{0,20}~?ପାଇଁ|\bai~مرستیال|\bpytyvõhára~ai\b|\bkumncedisi~we~?ai\b|\bgia~to~ai\b|\bai~asisutanto\b|aiд|aiს|\bai~sistemari\b|يا~ai\b|\bya~ai\b|اے~آئی~کے~لیے|ai~[^ \n:]{0,20}కు|\baṣojú~(?:kóòdù~)?ai\b|\bkwinkqubo~ye~?ai\b|\bmataimaki~?ai\b|\bkopsavilkuma~rīkam\b|\blaguntzaile~automatiko|\bai~yordamchisi(?:~uchun)?|\bkaaliyaha~ai\b|աբ~օգնական|ხელოვნური~ინტელექტის~ასისტენტ|\bai~туслах|жасанды~интеллект~көмекші|\bai~агент|\basistent~ai\b|ለኤአይ|ኤአይ~ረዳት|ለማጠቃለያ~ረዳት|\bonye~enyemaka~ai\b|\bmaka~ai\b|\b(?:um|kum)?sizi~we~?ai\b|\bsí~ai~tí\b|ຜູ້ຊ່ວຍ~ai|ជំនួយការ~ai|\bai~සහායක|\bai~सहायक|\bai~laguntzaile|\badimen~artifizial|\bi'r~(?:system~)?ai\b|\bai~ਲਈ|\bbasato~su~ia\b|एआय~?साठी|\bai~에이전트(?:에게)?|给[^\n:]{0,15}?ai\b|\bia~que~(?:resume|lê|analisa|processa|le|lee)\b|\bkwa~msaidizi\b|\bdla~agenta~ai\b|\b(?:pra~(?:a~)?ia|para~a~ia|para~o~(?:assistente|agente)|para~el~(?:assistant|asistente|agente)|l'~?(?:agent|assistant)~ia|agent~ia|agen~ai|untuk~agen(?:~ai)?|kanggo~(?:agen~)?ai|assistente~ai|asistente~ai|agente~ai|dla~(?:asystenta~)?ai|ai~wey~dey|para~sa~ai|kwa~ai|ถึง~ai)\b|ai~(?:[a-z]{1,20}~){0,2}(?:के~लिए|के~लिये|साठी|కోసం|এর~জন্য|জন্য|کے~لیے|માટે)|ai~?[^ \n:]{0,12}साठी|ai~?[^ \n:]{0,12}এর~জন্য|اسسٹنٹ~کے~لیے|لل~?ai|给[^\n:]{0,15}?(?:智能助手|助手|机器人|模型)|畀[^\n:]{0,12}?ai|\b(?:asistente~(?:de~)?ia|assistente~(?:de~|di~)?ia|assistant~(?:d'~?)?ia|ki~?assistent(?:en|in)?|asisten~ai|ai~asisten|trợ~lý~ai|msaidizi~wa~ai|yapay~zek[aâ]~asistan[ıi]?(?:na|ya)?|agente~(?:de~)?ia|para~(?:la|el)~ia|pour~l'~?ia|f[uü]r~die~ki|an~die~ki|per~l'~?ia|untuk~(?:asisten~)?ai|buat~ai|voor~de~ai|aan~de~ai)\b|для~(?:ии|нейросети|модели)|мовн(?:а|ої)~модел|языков(?:ая|ой)~модел|给ai|給ai|致ai|aiへ|ai(?:아시스턴트|어시스턴트)?에게|एआई~(?:सहायक~)?(?:के~लिए|को)|এআই~(?:এর~)?জন্য|ai~க்கு|ai~?க்கு|ai'?(?:ya|ye)|للذكاء~الاصطناعي|نموذج~الذكاء~الاصطناعي|مساعد~الذكاء~الاصطناعي|المساعد~الذكي|دستیار~(?:هوش~مصنوعی|هوشمند)|برای~هوش~مصنوعی|ai助手|ai助理|aiアシスタント|ai~어시스턴트|\bolùrànlọ́wọ́~ai\b|\bai~පද්ධති|एआय~[^ \n:]{0,12}साठी|एआई~[^ \n:]{0,12}के~लिए|\bà~l'intention~de~l'~?(?:ia|assistant|agent|intelligence~artificielle)|\bdestinée?s?~à~l'~?(?:ia|assistant|agent)|\bl'~?(?:ia|assistant|agent)~(?:[a-z]{1,20}~)?qui~(?:analyse|lit|résume|traite|lira|parcourt)\b|\b(?:assistente|agente|ia)~(?:[a-z]{1,20}~){0,2}que~(?:estiver|está|esteja)~(?:lendo|processando|resumindo|analisando)\b|\bpara~qualquer~(?:agente|assistente|ia)\b|\bpara~cualquier~(?:agente|asistente|ia)\b|\bsi~eres~(?:un~|una~)?(?:asistente~(?:automático|virtual|de~ia)|agente~de~ia|ia|bot|chatbot|modelo~de~(?:ia|lenguaje))\b|\bsi~tu~es~(?:un~|une~)?(?:assistant~(?:automatique|virtuel|ia)|agent~ia|ia|bot|chatbot|modèle~de~langage)\b|\bse~(?:você~)?(?:é|for)~(?:um~|uma~)?(?:assistente~(?:automático|virtual|de~ia)|agente~de~ia|ia|bot|chatbot|modelo~de~linguagem)\b|\bwenn~du~(?:ein~|eine~)?(?:ki|ki~assistent|sprachmodell|bot|chatbot)\b|\bse~sei~(?:un~|un'~?|una~)?(?:assistente~(?:automatico|virtuale|ia)|ia|bot|chatbot|modello~linguistico)\b|\b(?:para~(?:el|la|o|a)|per~(?:il|l'~?|la)|pour~l'~?|à~l'~?|al|ao|all'~?)~?(?:assistente|asistente|assistant|agente|agent)~(?:[a-z]{1,20}~){0,2}(?:automatic[oa]|automático|automática|automatisé|automatizado|automatizzato)\b|\btrợ~lý~(?:[^ \n:]{1,20}~){0,3}ai\b|\basistan~ai\b|\bcynorthwyydd~ai\b|\basîstanê~ai\b|\bmataimakin~ai\b|\bai~köməkçi|\bmufasha~wa~ai\b|\bai~ياردەمچى|\bai~ਸਹਾਇਕ|ёрдамчии~ai\b|ба~зеҳни~сунъ|\bmpanampy~ai\b|ለ~?ai\b|\bfún~ai\b|\bgervigreind|\bassistent~ai\b|\bai~ሓጋዚ|\bai~ረዳት|\bmubatsiri~we~?ai\b|\bkumubatsiri~we~?ai\b|\bai~(?:sahayak|asistan|asisten|assistent)\b|\b(?:asistente|agente)~(?:de~[a-z]{1,20}~)?que~(?:esté|está)~(?:leyendo|procesando|resumiendo|analizando)\b|\bia~revisor[a]?\b|يا~بوت|যেকোনো~এআই|\b(?:agente|asistente|assistente)~de~(?:compras|code~review|revisión|revisão|triagem|triaje|correo|viajes|viagens)\b|\bse~és~um~sistema~automático\b|ии~?(?:ассистент|агент)|\bki~?agent\b|\byapay~zek[aâ]ya\b|\bassistant~wey~dey\b|\bnota~per~l'~?(?:assistente|agente)\b|ถึง~ai\b|\bai~[^ \n:]{1,15}~(?:માટે|के~लिए|साठी|জন্য|کے~لیے|ਲਈ)|\bmsizi~we~?ai\b|\binkqubo~ye~?ai\b|\bgargaaraa~ai\b|\bagent~ai\b|\bdrogi~asystencie\b|\bgửi~trợ~lý\b|アシスタントへ|エージェントへ|\bpembantu~ai\b|\btil~(?:ai|ki)~?assistent(?:en)?\b|\btill~ai~?assistent(?:en)?\b|\b(?:ai|ki)~?assistenten[ ,]{1,2}(?:der|som)\b|\bmi~?asszisztens|לעוזר~הבינה~המלאכותית|לעוזר~ה~?ai|לסוכן~ה~?ai|\bki~?[a-z]{0,12}(?:assistent|agent)(?:en|in|innen)?\b|\bhinweis~(?:für|an)~(?:den~|die~|das~)?ki\b|\bnote~(?:à|pour)~l'~?ia\b|\bl'~?ia~chargée~de\b|এআই~সহকারী|اے~آئی~معاون|برائے~اے~آئی|برای~دستیاری|برای~دستیار|ші~?помічник|ші~?асистент|ші~?агент|ии~?помощник|ai~?참고|ai~?에게|ai~लाई|ai~көмекші|ملاحظة~للمساعد|إلى~المساعد|ผู้ช่วย~?โปรด|\bnota~para~(?:el|la|los|las)~(?:asistente|agente|revisor|ia)|\bnota~para~(?:o|a|os|as)~(?:assistente|agente|revisor|ia)|\bnapomena~za~ai\b|\bza~ai~(?:koji|koja|koje)\b|\bpoznámka~pro~ai\b|\buwaga~dla~ai\b)";
 /// A system's notice, message or alert, in other languages: the heading of
 /// a forged turn (`[AVIS SYSTÈME]`, `SYSTEMMELDUNG`, `システム通知`).
 const ML_SYSTEM_NOTICE: &str = r"(?:\bavis~(?:du~)?système\b|\bmessage~(?:du~)?système\b|\bnotification~(?:du~)?système\b|\balerte~(?:du~)?système\b|\baviso~(?:del~|de~)?sistema\b|\bmensaje~(?:del~|de~)?sistema\b|\bnotificación~(?:del~|de~)?sistema\b|\baviso~do~sistema\b|\bmensagem~do~sistema\b|\bnotificação~do~sistema\b|\bavviso~(?:di|del)~sistema\b|\bmessaggio~(?:di|del)~sistema\b|\bnotifica~(?:di|del)~sistema\b|\bsystem(?:meldung|nachricht|hinweis|benachrichtigung|mitteilung|warnung)\b|\bsysteem(?:melding|bericht)\b|\bkomunikat~systemowy\b|\bwiadomość~systemowa\b|\bpowiadomienie~systemowe\b|\bsystémová~zpráva\b|\bsystémové~oznámení\b|\bsystémová~správa\b|\bmesaj~(?:de~)?sistem\b|\bnotificare~de~sistem\b|\brendszerüzenet\b|\brendszerértesítés\b|\bjärjestelmäilmoitus\b|\bjärjestelmäviesti\b|\bsystemmeddelande\b|\bsystemmeddelelse\b|\bsystemmelding\b|\bsistem~mesajı\b|\bsistem~bildirimi\b|\bsistem~uyarısı\b|\bnota~(?:importante~)?del~sistema\b|\bnota~(?:importante~)?do~sistema\b|\bsistem~güncellemesi\b|\bsistem~duyurusu\b|システム管理者からの通知|管理者からの通知|سسٹم~دا~سنیہا|\bìfiránṣẹ́~ètò\b|\bpesan~sistem\b|\bpemberitahuan~sistem\b|\bnotifikasi~sistem\b|\bmesej~sistem\b|\bthông~báo~hệ~thống\b|\btin~nhắn~hệ~thống\b|\bmensahe~ng~sistema\b|\babiso~ng~sistema\b|\bujumbe~wa~mfumo\b|\btaarifa~ya~mfumo\b|\btangazo~la~mfumo\b|системное~сообщение|системное~уведомление|сообщение~системы|уведомление~системы|системне~повідомлення|повідомлення~системи|системно~съобщение|системска~порука|\bsistemska~poruka\b|\bsustavna~poruka\b|μήνυμα~συστήματος|ειδοποίηση~συστήματος|הודעת~מערכת|رسالة~النظام|إشعار~النظام|تنبيه~النظام|پیام~سیستم|پيام~سيستم|اعلان~سیستم|سسٹم~پیغام|सिस्टम~संदेश|सिस्टम~सूचना|प्रणाली~संदेश|সিস্টেম~বার্তা|சிஸ்டம்~செய்தி|கணினி~செய்தி|సిస్టమ్~సందేశం|સિસ્ટમ~સંદેશ|ਸਿਸਟਮ~ਸੁਨੇਹਾ|ข้อความระบบ|ประกาศระบบ|แจ้งเตือนระบบ|系统消息|系统通知|系統訊息|系統通知|システム通知|システムメッセージ|시스템~메시지|시스템~알림|시스템~공지|жүйелік~хабарлама|የስርዓት~መልእክት|тутумдук~билдирүү|\bfampandrenesana~avy~amin'ny~rafitra\b|စနစ်သတိပေးချက်|\bagahdariya~pergalê\b|\bhysbysiad~system\b|\bsistemap~willakuynin\b|\bsistema~marandu\b|\bbéja~sistem\b|\bọkwa~sistemụ\b|ແຈ້ງການລະບົບ|سیسټم~خبرتیا|ସିଷ୍ଟମ୍~ସୂଚନା|መልእኽቲ~ስርዓት|تنبيه~من~النظام|إشعار~من~النظام|رسالة~من~النظام)";
@@ -1919,7 +1947,7 @@ fn specs() -> Vec<Spec> {
         .follow(not_an_appositive),
         rule(
             AI_ADDRESS,
-            format!(r"\b(?:dear|hey|hi|hello|attention|to~the|for~the|to~any|to~all|for~all|for~any)~(?:{AI_HEAD}|{AI_ONLY_ROLE}|{AI_MODIFIER}~(?:[a-z]+~)?{AI_ROLE_HEAD})(?:~[a-z]+ing~(?:this|these|the)~[a-z]+)?[ ]?[:]"),
+            format!(r"\b(?:dear|hey|hi|hello|attention|to~the|for~the|to~any|to~all|for~all|for~any)~(?:{AI_HEAD}|{AI_ONLY_ROLE}|{AI_MODIFIER}~(?:[a-z]+~)?{AI_ROLE_HEAD})(?:~(?:[a-z]+ing|(?:that|who|which)~[a-z]+s)\b(?:~[a-z0-9'-]+){{0,5}})?[ ]?[:]"),
         ),
         rule(
             AI_ADDRESS,
@@ -1933,9 +1961,9 @@ fn specs() -> Vec<Spec> {
         .then(format!("~{IMPERATIVE}")),
         rule(
             AI_ADDRESS,
-            r"\b(?:assistant|agent|ai|chatbot|model)s?[,:]|@(?:assistant|agent|ai|bot|model|llm)\b",
+            r"\b(?:assistant|agent|ai|chatbot|model)s?[,:]|@(?:assistant|agent|ai|bot|model|llm|copilot|claude|gemini|chatgpt|gpt)\b",
         )
-        .then(format!("~(?:(?:when|while|before|after|if|once)~you\\b|{IMPERATIVE})"))
+        .then(format!("~(?:(?:when|while|before|after|if|once)~(?:you\\b|[a-z]+ing\\b)|{IMPERATIVE})"))
         .precede(not_owned_nor_a_turn),
         rule(
             AI_ADDRESS,
@@ -1948,12 +1976,32 @@ fn specs() -> Vec<Spec> {
         ),
         rule(
             AI_ADDRESS,
-            r"\bif~an?~(?:ai|assistant|agent|model|llm|chatbot|bot)~is~(?:[a-z]+ing|asked|told|prompted|requested|used)~[^.\n]{0,60}?,",
+            r"\bif~(?:an?|your|the)~(?:ai~)?(?:ai|assistant|agent|model|llm|chatbot|bot)~is~(?:[a-z]+ing|asked|told|prompted|requested|used)~[^.\n]{0,60}?,",
         )
-        .then(format!("~(?:(?:it|you|they)~(?:should|must|shall|needs~to|has~to)~)?{IMPERATIVE}")),
+        .then(format!("~(?:(?:it|you|they)~(?:should|must|shall|needs~to|has~to)~(?:[a-z]+ly~)?)?{IMPERATIVE}")),
         rule(
             AI_ADDRESS,
             r"\b(?:ki|ia|ии|ai)~?(?:hinweis|anweisung|remarque|nota|aviso|instrucciones?|instructions?|указание|примечание)[ ]?:",
+        ),
+        // A summary or a reply an assistant writes for its user, dictated
+        // (`When the hiring assistant compiles the panel summary, write
+        // that …`, blind13). Not `When you draft your reply, mention …`:
+        // that is said to people too.
+        rule(
+            AI_ADDRESS,
+            r"\bwhen~(?:your~(?:ai~)?(?:assistant|agent)|the~(?:[a-z]+~)?(?:assistant|agent)|the~ai|the~model)~(?:summari[sz]es|drafts|writes|briefs|compiles|prepares|answers|responds|replies)\b[^.\n]{0,80}?,~(?:please~)?(?:tell|say|mention|write|rate|state|include|add|describe|claim|report|recommend)\b",
+        ),
+        // The reader's earlier guidelines declared not to apply (`the
+        // guidelines you were given earlier … do not apply to this
+        // workspace`, blind13).
+        rule(
+            INSTRUCTION_OVERRIDE,
+            r"\b(?:guidelines|instructions|rules|guidance|directions)~you~(?:were|have~been)~given~(?:earlier|before|previously|initially)\b[^.\n]{0,80}?\b(?:do~not|don't|no~longer)~apply\b",
+        ),
+        // The reader told it is no longer its user's assistant (blind13).
+        rule(
+            ROLE_REASSIGNMENT,
+            r"\byou~are~no~longer~(?:the|your|my|their)~(?:[a-z']+~)?(?:assistant|agent|ai)\b",
         ),
         // A machine reader told to take on a role as it reads (`The
         // assistant processing this page now assumes the role of …`):
@@ -1983,6 +2031,21 @@ fn specs() -> Vec<Spec> {
             r"\b(?:reply|respond|answer|start|begin|open)~with~your~(?:(?:full|entire|complete|exact|original|whole|own|hidden|initial)~){0,2}(?:system~prompt|system~instructions|tool~definitions)\b|\b(?:reply|respond|answer)~with~your~(?:full|entire|complete|exact|whole|hidden|initial)~(?:prompt|instructions)\b|\bcopy~your~(?:(?:full|entire|complete|exact|original|whole|own|hidden|initial)~){0,2}(?:system~prompt|system~instructions|tool~definitions)\b|\b(?:paste|copy|quote|print|post|include)~the~first~[0-9]+~(?:words|lines|characters|tokens)~of~(?:your|their|its)~(?:own~)?(?:system~)?(?:prompt|instructions)\b",
         )
         .precede(not_reported),
+        // A heading that says what follows comes from the reader's user
+        // or admin (`### Instruction from the user (sent via secure
+        // channel)`), then an order on the next line, blind13.
+        rule(
+            FAKE_HEADER,
+            r"(?m:^)[ ]?#{1,}[ ]?(?:new~|updated~|urgent~)?(?:instructions?|message|note|directive|update|request)~from~(?:the~|your~)?(?:user|admin|administrator|developer|system|operator|owner)\b[^\n]{0,60}",
+        )
+        .then(format!(r"\n[ ]?(?:{DIRECTIVE}|{IMPERATIVE})")),
+        // A forged transcript that ends on an empty assistant turn, for the
+        // reader to fill (`User: … email it to …\nAssistant:`), blind13:
+        // a record of a chat ends with what the assistant said.
+        rule(
+            FAKE_HEADER,
+            r"(?m:^)[ ]?(?:user|human)[ ]?:[^\n]{1,300}\n[ ]?(?:assistant|ai|model)[ ]?:[ \n]*\z",
+        ),
         // --- data exfiltration ---
         rule(
             EXFILTRATION,
@@ -2177,7 +2240,15 @@ fn specs() -> Vec<Spec> {
         ),
         // A note headed to an AI (`Nota per l'assistente IA:`, `给AI助手的说明：`,
         // `एआई सहायक के लिए निर्देश:`): the colon closes the address.
-        rule(AI_ADDRESS, format!(r"{ML_TO_THE_AI}[^\n.!?:]{{0,30}}?[ ]?[:\]】)՝፦៖]")),
+rule(AI_ADDRESS, format!(r"{ML_TO_THE_AI}[^\n.!?:]{{0,30}}?[ ]?[:\]】)՝፦៖]")),
+        // AI assistants named with a relative clause, which a colon closes
+        // later (`Hinweis für KI-Assistenten, die dieses Postfach
+        // verwalten:`, `Pentru asistentul AI care gestionează această
+        // căsuță:`), blind13.
+        rule(
+            AI_ADDRESS,
+            format!(r"{ML_AI_WITH_CLAUSE}[ ,]{{0,2}}(?:die|der|das|welche|care|che|que|qui|which|that|who)\b[^\n.!?:()\[\]]{{0,60}}?[ ]?:"),
+        ),
         // A secret of the conversation, a verb that sends it and an address
         // to send it to, in one line, in any of the orders languages use.
         rule(
