@@ -444,7 +444,10 @@ type LiteralEntry = (Vec<u8>, Vec<u32>);
 /// A rule's index and the [`StartLooks`] of one of its literals as one
 /// number of the literal table.
 fn pack_rule(rule: usize, looks: StartLooks) -> u32 {
-    let rule = u32::try_from(rule).expect("the rule table holds far fewer than 2^28 rules");
+    let rule = u32::try_from(rule)
+        .ok()
+        .filter(|rule| rule >> (u32::BITS - StartLooks::BITS) == 0)
+        .expect("the rule table holds far fewer than 2^28 rules");
     rule << StartLooks::BITS | u32::from(looks.0)
 }
 
@@ -840,17 +843,14 @@ fn literals_of(hir: &regex_syntax::hir::Hir) -> Option<Vec<Vec<u8>>> {
         .limit_literal_len(MAX_PREFIX)
         .extract(hir);
     seq.keep_first_bytes(MAX_PREFIX);
-    let mut literals: Vec<Vec<u8>> = seq
+    let literals: Vec<Vec<u8>> = seq
         .literals()?
         .iter()
         .map(|literal| literal.as_bytes().to_vec())
         .collect();
-    if literals.iter().any(Vec::is_empty) {
-        return None;
-    }
-    literals.sort();
-    literals.dedup();
-    Some(literals)
+    // Sorted, with duplicates and prefixes merged, by `first_literals`
+    // across all of a rule's alternatives.
+    (!literals.iter().any(Vec::is_empty)).then_some(literals)
 }
 
 #[cfg(test)]
@@ -921,6 +921,10 @@ mod tests {
             let Some(literals) = first_literals(source) else {
                 continue;
             };
+            let literals: Vec<(Vec<u8>, StartLooks)> = literals
+                .into_iter()
+                .map(|(literal, looks)| (literal.into_iter().map(fold_gap).collect(), looks))
+                .collect();
             let regex = AnchoredRegex::new(source);
             for text in &texts {
                 let folded: Vec<u8> = text.bytes().map(fold_gap).collect();
@@ -928,9 +932,7 @@ mod tests {
                     let mut occurs = false;
                     let mut offered = false;
                     for (literal, looks) in &literals {
-                        if folded[at..].starts_with(
-                            &literal.iter().copied().map(fold_gap).collect::<Vec<u8>>(),
-                        ) {
+                        if folded[at..].starts_with(literal) {
                             occurs = true;
                             offered |= looks.may_start_at(text.as_bytes(), at);
                         }

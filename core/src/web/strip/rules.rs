@@ -1026,6 +1026,14 @@ fn persona_or_play() -> String {
     PERSONA_OR_PLAY.replace("PERSONA", PERSONA)
 }
 
+/// [`AI_MACHINE_AT_WORK`] with its verbs ([`AI_MACHINE_VERB`]) written in.
+fn machine_at_work() -> String {
+    AI_MACHINE_AT_WORK.replace(
+        "AI_MACHINE_VERB",
+        &AI_MACHINE_VERB.replace("AI_AT_WORK", AI_AT_WORK),
+    )
+}
+
 /// The code checks by name, so that [`table`] can say which a rule uses.
 const CHECKS: &[(&str, Follow)] = &[
     ("not_about_page_parts", not_about_page_parts),
@@ -1399,10 +1407,7 @@ pub fn scripts_spelled() -> Vec<icu_properties::props::Script> {
 /// The rules as the table writes them, before translation.
 fn specs() -> Vec<Spec> {
     let persona = persona_or_play();
-    let machine_at_work = AI_MACHINE_AT_WORK.replace(
-        "AI_MACHINE_VERB",
-        &AI_MACHINE_VERB.replace("AI_AT_WORK", AI_AT_WORK),
-    );
+    let machine_at_work = machine_at_work();
     vec![
         // --- upstream agentsec-core's 16 markers (15 here; `<!-- system` is a carrier) ---
         rule("ignore all previous instructions", r"\bignore~all~previous~instructions\b"),
