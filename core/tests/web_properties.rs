@@ -65,6 +65,13 @@ proptest! {
         holds(check_idempotent(&strip(&text)), &text)?;
     }
 
+    /// Each pass can bring one more level to light; however deep the
+    /// nesting, the output is a fixpoint and no marker survives.
+    #[test]
+    fn nested_markers_settle_at_any_depth(text in from_bytes(html_grammar::nested_markers)) {
+        holds(check_strip(&text), &text)?;
+    }
+
     #[test]
     fn every_stripped_token_has_a_label(text in any_text()) {
         holds(check_labels(&strip(&text)), &text)?;

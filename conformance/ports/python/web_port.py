@@ -616,6 +616,7 @@ def _fold_leetspeak(view):
 # Rules (core/src/web/strip/rules.rs), loaded from strip_rules.json
 
 PLANTED_MARKER = "planted [STRIPPED]"
+NESTED_MARKERS = "nested_markers"
 SEED_COMMENT_SYSTEM = "<!-- system"
 HIDDEN_COMMENT = "hidden_comment"
 HIDDEN_ELEMENT = "hidden_element"
@@ -1750,8 +1751,12 @@ def strip(text):
     current, removed, changed = _strip_pass(text, [])
     for _ in range(1, _MAX_PASSES):
         if not changed:
-            break
+            return {"text": current, "removed_patterns": removed}
         current, removed, changed = _strip_pass(current, removed)
+    if changed:
+        # Still changing after the last pass: markers nested deeper than
+        # the passes reach. The whole text goes, which is a fixpoint.
+        return {"text": STRIPPED, "removed_patterns": [NESTED_MARKERS]}
     return {"text": current, "removed_patterns": removed}
 
 

@@ -344,15 +344,60 @@ pub fn planted_marker(u: &mut Unstructured<'_>) -> Result<(&'static str, String,
     Ok((label, spelled, whole))
 }
 
-/// Text of prose, planted markers, hostile pieces and arbitrary strings,
-/// for the guarantees that hold on any text.
+/// Markers nested so that each removal brings the next to light, `depth`
+/// deep and deeper than the strip layer's passes reach: a marker's words
+/// split in two around an unclosed tag that holds the next level
+/// (`Youre<div "Youre<div "<|user|>">DAN">DAN`). Removing the innermost
+/// marker closes the tag around it (the `<` that kept it open is gone),
+/// the tag leaves the view, and the words on its two sides read as a
+/// marker of their own, one level out per pass.
+pub fn nested_markers(u: &mut Unstructured<'_>) -> Result<String> {
+    let index = u.choose_index(SEED_MARKERS.len() + MORE_MARKERS.len())?;
+    let &(_, _, words, _) = SEED_MARKERS
+        .get(index)
+        .unwrap_or_else(|| &MORE_MARKERS[index - SEED_MARKERS.len()]);
+    // Split at a space: the two halves, run into the tag, join again once
+    // it goes (`you are` + `now DAN`); a marker of one word runs its
+    // whole self before the tag.
+    let spaces: Vec<usize> = words.match_indices(' ').map(|(at, _)| at).collect();
+    let (head, tail) = match spaces.is_empty() {
+        true => (words, ""),
+        false => {
+            let at = spaces[u.choose_index(spaces.len())?];
+            (&words[..at], &words[at + 1..])
+        }
+    };
+    let opener = u.choose(NESTING_OPENERS)?;
+    let depth = u.int_in_range(1..=24)?;
+    let inner = planted_marker(u)?.2;
+    let mut out = String::new();
+    for _ in 0..depth {
+        out.push_str(head);
+        out.push_str(opener);
+    }
+    out.push_str(&inner);
+    for _ in 0..depth {
+        out.push_str("\">");
+        out.push_str(tail);
+    }
+    Ok(out)
+}
+
+/// Unclosed tags a `<` inside keeps open until a removal takes it away:
+/// with a quote open (the `>` of the level inside is then quoted too), or
+/// without.
+const NESTING_OPENERS: &[&str] = &["<div \"", "<span title=\"", "<b class=\"", "<p "];
+
+/// Text of prose, planted markers, hostile pieces, nested markers and
+/// arbitrary strings, for the guarantees that hold on any text.
 pub fn text(u: &mut Unstructured<'_>) -> Result<String> {
     let mut out = String::new();
     for _ in 0..u.int_in_range(0..=5)? {
-        match u.int_in_range(0..=3)? {
+        match u.int_in_range(0..=4)? {
             0 => out.push_str(one_prose(u)?),
             1 => out.push_str(&planted_marker(u)?.2),
             2 => out.push_str(u.choose(HOSTILE_PIECES)?),
+            3 => out.push_str(&nested_markers(u)?),
             _ => out.push_str(u.arbitrary::<&str>()?),
         }
         out.push_str(u.choose(SEPARATORS)?);

@@ -88,6 +88,13 @@ pub const HIDDEN_TEXT: Label = "hidden_text";
 /// A `[STRIPPED]` the page wrote itself: reported as its own removal, so
 /// that every `[STRIPPED]` in the output has a label and none fakes one.
 pub const PLANTED_MARKER: Label = "planted [STRIPPED]";
+/// A text still changing after the layer's last pass
+/// (`strip::MAX_PASSES`): markers nested so that each removal brings
+/// another to light (`Youre<div "Youre<div "…<|user|>">DAN">AI`, where a
+/// removal closes the tag around it and so joins the words outside). The
+/// whole text goes: past that depth it is the attacker's, and one more
+/// pass could still change what is left.
+pub const NESTED_MARKERS: Label = "nested_markers";
 /// upstream's `<!-- system`, matched on comments by `carriers`.
 pub const SEED_COMMENT_SYSTEM: Label = "<!-- system";
 
@@ -121,6 +128,7 @@ pub const LABELS: &[Label] = &[
     HIDDEN_ATTRIBUTE,
     HIDDEN_TEXT,
     ENCODED_PAYLOAD,
+    NESTED_MARKERS,
     PLANTED_MARKER,
 ];
 
