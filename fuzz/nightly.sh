@@ -97,7 +97,7 @@ for target in $targets; do
     rc=0
     # shellcheck disable=SC2046 # target_flags prints whole words or nothing
     "${fuzz[@]}" run "${build[@]}" $(target_flags "$target") "$target" "fuzz/corpus/$target" "${seeds[@]}" -- \
-        -max_total_time="$seconds" -print_final_stats=1 "${dict_arg[@]}" >"$log" 2>&1 || rc=$?
+        -max_total_time="$seconds" -print_final_stats=1 "${dict_arg[@]}" $(target_run_flags "$target") >"$log" 2>&1 || rc=$?
 
     found=$(count_crashes "$target")
     crashes=$(( found - before ))
