@@ -487,6 +487,11 @@ def _build(original, as_seen):
         ):
             at += 1
             continue
+        if c == "-":
+            joined = _hyphenated_line_end(original, at)
+            if joined is not None:
+                at = joined
+                continue
         if c == "\u202e" and as_seen:
             run_start = at + 1
             run_end = run_start
@@ -519,6 +524,28 @@ def _build(original, as_seen):
     _collapse_letter_spacing(view, original)
     _fold_leetspeak(view)
     return view
+
+
+def _hyphenated_line_end(original, at):
+    """normalize::hyphenated_line_end: where a word hyphenated at a line's
+    end goes on (`ign-\\nore`), or None."""
+    if at == 0 or not is_alphanumeric(original[at - 1]):
+        return None
+    k = at + 1
+    if original.startswith("\r\n", k):
+        k += 2
+    elif original.startswith("\n", k):
+        k += 1
+    else:
+        return None
+    while k < len(original) and original[k] in " \t":
+        k += 1
+    if k >= len(original):
+        return None
+    nxt = original[k]
+    if is_alphanumeric(nxt) and not ("A" <= nxt <= "Z") and not ("0" <= nxt <= "9"):
+        return k
+    return None
 
 
 def _collapse_letter_spacing(view, original):
@@ -559,17 +586,34 @@ def _collapse_letter_spacing(view, original):
             and is_single(end + 2)
         ):
             end += 2
-        runs.append((i, end, (end - i) // 2 + 1))
+        letters = (end - i) // 2 + 1
+        # The run's separator before spaced punctuation (`A S S I S T A N T
+        # :`), or a stop closing a run spaced by stops (`I.G.N.O.R.E.`).
+        after = end + 1
+        trailing = None
+        if letters >= 2 and after < n and text[after] == separator and width(after) == gap:
+
+            def closes(k):
+                return k >= n or not is_alphanumeric(text[k])
+
+            if separator == ".":
+                if closes(after + 1):
+                    trailing = after
+            elif after + 1 < n and text[after + 1] in ":,;.!?" and closes(after + 2):
+                trailing = after
+        runs.append((i, end, letters, trailing))
         i = end + 1
-    if not any(letters >= 4 for _, _, letters in runs) and (
-        sum(1 for _, _, letters in runs if letters >= 3) < 3
+    if not any(letters >= 4 for _, _, letters, _ in runs) and (
+        sum(1 for _, _, letters, _ in runs if letters >= 3) < 3
     ):
         return
     drop = [False] * n
-    for first, last, letters in runs:
+    for first, last, letters, trailing in runs:
         if letters >= 2:
             for g in range(first + 1, last, 2):
                 drop[g] = True
+        if trailing is not None:
+            drop[trailing] = True
     keep = [i for i in range(n) if not drop[i]]
     view.text = "".join(text[i] for i in keep)
     view.starts = [starts[i] for i in keep]

@@ -633,6 +633,17 @@ fn build(original: &str, as_seen: bool) -> Normalized {
             at += 1;
             continue;
         }
+        // A word hyphenated at a line's end (`ign-\nore`, `disre-\n  gard`,
+        // as text extracted from a PDF or a narrow column breaks it) is one
+        // word: the hyphen, the line break and the next line's indent go.
+        // The next line must go on with the word, not open a sentence or
+        // an item (a capital, a digit, a dash).
+        if c == '-'
+            && let Some(joined) = hyphenated_line_end(original, at)
+        {
+            at = joined;
+            continue;
+        }
         // Right-to-left override: the reader sees the run reversed, so the
         // view holds it as the reader sees it.
         if c == '\u{202E}' && as_seen {
@@ -691,13 +702,36 @@ fn percent_escape(text: &str) -> Option<char> {
     (0x20..0x7F).contains(&byte).then_some(char::from(byte))
 }
 
+/// Where the word goes on after a hyphen at `at` of `original` that ends
+/// its line (a letter or digit before it; a line break, maybe `\r\n`,
+/// then spaces or tabs; then a letter or digit that is not an ASCII
+/// capital or digit), if it does.
+fn hyphenated_line_end(original: &str, at: usize) -> Option<usize> {
+    original[..at]
+        .chars()
+        .next_back()
+        .filter(|before| before.is_alphanumeric())?;
+    let rest = &original[at + 1..];
+    let rest = rest
+        .strip_prefix("\r\n")
+        .or_else(|| rest.strip_prefix('\n'))?;
+    let indent = rest.len() - rest.trim_start_matches([' ', '\t']).len();
+    let next = rest[indent..].chars().next()?;
+    let goes_on = next.is_alphanumeric() && !next.is_ascii_uppercase() && !next.is_ascii_digit();
+    goes_on.then(|| original.len() - rest.len() + indent)
+}
+
 /// `i g n o r e`, `i.g.n.o.r.e`, `i/g/n/o/r/e` and `i|g|n|o|r|e` read as
 /// `ignore`: a run of four or more single letters with one separator
 /// between each loses the separators. (`|` is read before it could stand
 /// for `l`; a path of one-letter folders, `a/b/c/d`, becomes `abcd`, which
 /// no rule reads.)
 /// A wider gap between two runs ends a word: `i g n o r e   a l l` and
-/// `i  g  n  o  r  e    a  l  l` are `ignore all`.
+/// `i  g  n  o  r  e    a  l  l` are `ignore all`. Punctuation is spaced
+/// as the letters are (`A S S I S T A N T :`, `I.G.N.O.R.E.`): after a
+/// run, the run's separator before a colon, comma, semicolon, stop or
+/// mark, or a stop closing a run spaced by stops, goes too, so that the
+/// word ends where it would unspaced (`assistant:`, `ignore`).
 /// Letters of any script are read so (`и г н о р и р у й`, `ப ய ன ர்`,
 /// blind9): a letter is an ASCII lowercase one or any other alphanumeric
 /// character (the view has lowercased it and dropped its marks), standing
@@ -780,24 +814,46 @@ fn collapse_letter_spacing(view: &mut Normalized, original: &str) {
                 last_len = next_len;
             }
         }
-        runs.push((i, letters));
+        // The separator after the run, where the run's punctuation is
+        // spaced like its letters: dropped with the others.
+        let after = last + last_len;
+        let closes = |at: usize| {
+            text[at..]
+                .chars()
+                .next()
+                .is_none_or(|next| !next.is_alphanumeric())
+        };
+        let spaced_on = letters >= 2
+            && separator.is_some()
+            && bytes.get(after).copied() == separator
+            && width(after) == gap;
+        let trailing = spaced_on
+            && match bytes.get(after + 1) {
+                _ if separator == Some(b'.') => closes(after + 1),
+                Some(b':' | b',' | b';' | b'.' | b'!' | b'?') => closes(after + 2),
+                _ => false,
+            };
+        runs.push((i, letters, trailing.then_some(after)));
         i = last + last_len;
     }
     // Four letters in a row mark a letter-spaced text, and so do three
     // words of three letters (`y o u   a r e   n o w`); in one, the short
     // words (`a l l`, `t h e`) are letter-spaced too.
-    if !runs.iter().any(|&(_, letters)| letters >= 4)
-        && runs.iter().filter(|&&(_, letters)| letters >= 3).count() < 3
+    if !runs.iter().any(|&(_, letters, _)| letters >= 4)
+        && runs.iter().filter(|&&(_, letters, _)| letters >= 3).count() < 3
     {
         return;
     }
     let mut drop = vec![false; bytes.len()];
-    for &(first, letters) in &runs {
+    for &(first, letters, trailing) in &runs {
         let mut at = first;
         for _ in 1..letters {
             let len = text[at..].chars().next().map_or(1, char::len_utf8);
             drop[at + len] = true;
             at += len + 1;
+        }
+        if let Some(separator) = trailing {
+            drop[separator] = true;
         }
     }
     let mut kept = Vec::with_capacity(view.text.len());
@@ -1013,6 +1069,38 @@ mod tests {
         // A letter beside one of another script is inside a word: `a` is
         // not single, so `b c d` is too short a run.
         assert_eq!(view("жa b c d"), "жa b c d");
+    }
+
+    /// Punctuation spaced like the letters ends the word where it would
+    /// unspaced (blind13's `A S S I S T A N T :   F O R W A R D`); in a
+    /// text that is not letter-spaced, nothing moves.
+    #[test]
+    fn spaced_punctuation_closes_the_word() {
+        assert_eq!(
+            view("A S S I S T A N T :   F O R W A R D"),
+            "assistant: forward"
+        );
+        assert_eq!(view("I.G.N.O.R.E. A.L.L."), "ignore all");
+        assert_eq!(view("s t o p ! now"), "stop! now");
+        // The gap before the colon is wider than the letters' gap.
+        assert_eq!(view("s t o p   : now"), "stop : now");
+        assert_eq!(view("U.S.A. and e.g. this"), "u.s.a. and e.g. this");
+    }
+
+    /// A word hyphenated at a line's end is one word (blind13's PDF text,
+    /// `ign-\nore all pre-\nvious`); a line that opens with a capital, a
+    /// digit or a dash, or a hyphen after a space, is not its rest.
+    #[test]
+    fn hyphenated_line_ends_join_the_word() {
+        assert_eq!(
+            view("ign-\nore all pre-\r\n   vious"),
+            "ignore all previous"
+        );
+        assert_eq!(view("инструк-\nции"), view("инструкции"));
+        // Not joined: the hyphen reads as a gap, the line break stays.
+        for text in ["well-\nKnown", "pay 5-\n10", "a -\nb", "end-\n- item"] {
+            assert!(view(text).contains('\n'), "{text:?} -> {:?}", view(text));
+        }
     }
 
     #[test]
