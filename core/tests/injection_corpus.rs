@@ -10,7 +10,7 @@
 //! the same way and measured once blind, is being tuned on and held at
 //! least where that tuning has brought it, and so are `blind6.jsonl`,
 //! `blind7.jsonl`, `blind8.jsonl`, `blind9.jsonl`, `blind10.jsonl`,
-//! `blind11.jsonl`, `blind12.jsonl` and `blind13.jsonl`, each written the same way after the tuning before it and measured once
+//! `blind11.jsonl`, `blind12.jsonl`, `blind13.jsonl` and `blind14.jsonl`, each written the same way after the tuning before it and measured once
 //! blind.
 //!
 //! `AGENTFENCE_CORPUS_MISSES=1` prints the missed attacks and flagged
@@ -184,7 +184,7 @@ const NEVER_TUNED: [Bounded; 1] = [
 
 /// Blind sets measured once and now tuned on, before they meet the
 /// tuned-on files' target: held at least at what the tuning has reached.
-const BEING_TUNED: [Bounded; 9] = [
+const BEING_TUNED: [Bounded; 10] = [
     // Written blind for issue 14 (BLIND5.md) after blind4's measurement,
     // first measured at 45.5% and 3.0% (191 of 420, 9 of 305) with the
     // rules of commit 2cd19c3; after the first tuning on it (the families
@@ -324,8 +324,21 @@ const BEING_TUNED: [Bounded; 9] = [
         file: "blind13.jsonl",
         attacks: 230,
         benign: 230,
-        recall_floor: 0.75,
+        recall_floor: 0.76,
         false_positive_ceiling: 0.02,
+    },
+    // Written blind for issue 14 (BLIND14.md) after the tuning on blind13:
+    // what coding, tool-using and browsing agents read (repositories, CI
+    // logs, tool descriptions and results, product pages) in English, and
+    // the 20 most spoken languages, 15 mixed and romanised forms and 25
+    // languages with fewer speakers online, measured once at 64.3% and
+    // 5.2% (148 of 230, 12 of 230) with the rules of commit b9f121a.
+    Bounded {
+        file: "blind14.jsonl",
+        attacks: 230,
+        benign: 230,
+        recall_floor: 0.64,
+        false_positive_ceiling: 0.053,
     },
 ];
 
