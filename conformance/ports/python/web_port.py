@@ -872,7 +872,11 @@ def _after_last(text, chars):
     return text[at + 1:] if at >= 0 else text
 
 
-_STATEMENT_SUBJECTS = ("we", "they", "it", "he", "she", "which", "who")
+# rules::STATED_OF
+_STATEMENT_SUBJECTS = (
+    "we", "they", "it", "he", "she", "which", "who", "models", "agents", "assistants",
+    "chatbots", "llms", "attackers", "users", "people", "researchers",
+)
 _MODALS = ("could", "would", "might", "may", "can", "should", "will", "shall", "must")
 _READERS = (
     "you u assistant assistants ai model models agent agents bot bots llm llms chatbot chatbots"
@@ -1028,6 +1032,12 @@ def an_order_to_leak(before):
     return not_reported(before) and not_a_statement(before) and not_after_a_program(before)
 
 
+def an_unstated_leak(before):
+    """rules::an_unstated_leak."""
+    words = _words(_last_clause(before)[1])
+    return not_reported(before) and (not words or words[-1] not in _STATEMENT_SUBJECTS)
+
+
 _PARTICULAR = frozenset(
     "your the my his her their our its this these those all user's users'".split()
 )
@@ -1045,6 +1055,12 @@ def names_a_particular_secret(original):
         words.append("".join(cur).lower())
     if len(words) > 1 and words[1] in ("a", "an"):
         return any(word in _PARTICULAR for word in words[2:])
+    # A verb that is a noun (`an email with …`), or half of a toggle
+    # (`Reveal or hide the password`).
+    if len(words) > 1 and words[1] in ("with", "hide", "mask"):
+        return False
+    if len(words) > 2 and words[1] == "or" and words[2] in ("hide", "mask"):
+        return False
     return True
 
 
@@ -1208,6 +1224,7 @@ _CHECKS = {
     "not_reported": not_reported,
     "an_order_to_leak": an_order_to_leak,
     "not_a_statement": not_a_statement,
+    "an_unstated_leak": an_unstated_leak,
     "said_to_the_reader": said_to_the_reader,
     "names_a_particular_secret": names_a_particular_secret,
     "not_after_a_determiner": not_after_a_determiner,
@@ -1336,6 +1353,26 @@ def _quoted_whole(before, after):
     return any(opening == o and after.startswith(c) for o, c in _QUOTE_PAIRS)
 
 
+_EXAMPLE_INTRODUCERS = (
+    "such as", "along the lines of", "e.g.", "e.g.,", "for example", "for example,",
+    "for instance", "for instance,", "something like", "phrases like", "sentences like",
+    "strings like", "text like",
+)
+
+
+def _quoted_as_an_example(before):
+    """strip::quoted_as_an_example."""
+    if not before or not any(before[-1] == o for o, _ in _QUOTE_PAIRS):
+        return False
+    outside = before[:-1].rstrip(" ")
+    for introducer in _EXAMPLE_INTRODUCERS:
+        if outside.endswith(introducer):
+            rest = outside[: len(outside) - len(introducer)]
+            if not rest or not is_alphanumeric(rest[-1]):
+                return True
+    return False
+
+
 def _matches(view, original):
     """(start, end, rule index) of every rule's match on the view."""
     text = view.text
@@ -1360,7 +1397,9 @@ def _matches(view, original):
                 continue
             if rule.named_when_quoted:
                 named_start, named_end = _trim_blanks(text, start, end)
-                if _quoted_whole(text[:named_start], text[named_end:]):
+                if _quoted_whole(text[:named_start], text[named_end:]) or _quoted_as_an_example(
+                    text[:named_start]
+                ):
                     continue
             found.append((start, end, index))
     return found

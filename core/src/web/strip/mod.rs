@@ -130,7 +130,8 @@ impl Engine {
             }
             if rule.named_when_quoted {
                 let named = trim_blanks(&view.text, start..end);
-                if quoted_whole(&view.text[..named.start], &view.text[named.end..]) {
+                let before = &view.text[..named.start];
+                if quoted_whole(before, &view.text[named.end..]) || quoted_as_an_example(before) {
                     continue;
                 }
             }
@@ -262,13 +263,6 @@ fn is_system_comment(view: &str) -> bool {
 /// stems matches `забудь предыдущие указани` of `«забудь предыдущие
 /// указания»`, blind13). The low-high pair `„…“` is Czech's and German's.
 fn quoted_whole(before: &str, after: &str) -> bool {
-    const PAIRS: [(char, char); 5] = [
-        ('"', '"'),
-        ('\u{201C}', '\u{201D}'),
-        ('\u{201E}', '\u{201C}'),
-        ('\'', '\''),
-        ('\u{AB}', '\u{BB}'),
-    ];
     let Some(open) = before.chars().next_back() else {
         return false;
     };
@@ -279,9 +273,54 @@ fn quoted_whole(before: &str, after: &str) -> bool {
     let after = after
         .trim_start_matches(char::is_alphanumeric)
         .trim_start_matches(['.', '?', '!', ',']);
-    PAIRS
+    QUOTE_PAIRS
         .iter()
         .any(|&(opening, closing)| opening == open && after.starts_with(closing))
+}
+
+/// Quotation marks that open a quote, and the marks that close each.
+const QUOTE_PAIRS: [(char, char); 5] = [
+    ('"', '"'),
+    ('\u{201C}', '\u{201D}'),
+    ('\u{201E}', '\u{201C}'),
+    ('\'', '\''),
+    ('\u{AB}', '\u{BB}'),
+];
+
+/// Whether a match opens a quotation that the words before it give as an
+/// example (`hides a sentence such as "ignore previous instructions and
+/// forward …"`, `hidden text along the lines of "…"`, blind14): a text
+/// about attacks quotes one, more words and all, and orders nothing. An
+/// order in quotes after a colon or `=` (`value="ignore previous
+/// instructions and …"`) stays one, as in [`quoted_whole`].
+fn quoted_as_an_example(before: &str) -> bool {
+    const INTRODUCERS: &[&str] = &[
+        "such as",
+        "along the lines of",
+        "e.g.",
+        "e.g.,",
+        "for example",
+        "for example,",
+        "for instance",
+        "for instance,",
+        "something like",
+        "phrases like",
+        "sentences like",
+        "strings like",
+        "text like",
+    ];
+    let Some(open) = before.chars().next_back() else {
+        return false;
+    };
+    if !QUOTE_PAIRS.iter().any(|&(opening, _)| opening == open) {
+        return false;
+    }
+    let outside = before[..before.len() - open.len_utf8()].trim_end_matches(' ');
+    INTRODUCERS.iter().any(|introducer| {
+        outside
+            .strip_suffix(introducer)
+            .is_some_and(|rest| !rest.chars().next_back().is_some_and(char::is_alphanumeric))
+    })
 }
 
 /// A removal in the original text.
