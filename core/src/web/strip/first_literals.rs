@@ -10,7 +10,7 @@
 //! (`AGENTFENCE_BLESS=1 cargo test -p agentfence --lib first_literal_table`);
 //! do not edit.
 
-pub const SOURCES_HASH: u64 = 0xf97f109455126b87;
+pub const SOURCES_HASH: u64 = 0xe084c4a8b96b034f;
 
 pub const RULES: usize = 225;
 
@@ -2363,6 +2363,7 @@ pub static LITERALS: &[(&[u8], &[u32])] = &[
     (b"aadhaa", &[2624]),
     (b"aadhar", &[2624]),
     (b"aagent", &[3332]),
+    (b"aager", &[2240, 2256]),
     (b"aai\nth", &[3332]),
     (b"aai\nwh", &[3332]),
     (b"aai th", &[3332]),
@@ -2529,6 +2530,7 @@ pub static LITERALS: &[(&[u8], &[u32])] = &[
     (b"agents", &[1780, 1892, 1969, 1988, 2004, 2116, 2660, 3041]),
     (b"agentv", &[2116]),
     (b"agentw", &[2116]),
+    (b"ager", &[2240, 2256]),
     (b"agindu", &[2240, 2256]),
     (b"agora\n", &[1332, 2292]),
     (b"agora ", &[1332, 2292]),
@@ -3573,6 +3575,14 @@ pub static LITERALS: &[(&[u8], &[u32])] = &[
     (b"bhool\n", &[2240, 2320, 2336]),
     (b"bhool ", &[2240, 2320, 2336]),
     (b"bhoolj", &[2240, 2320, 2336]),
+    (b"bhula\n", &[2240, 2320, 2336]),
+    (b"bhula ", &[2240, 2320, 2336]),
+    (b"bhulad", &[2240, 2320, 2336]),
+    (b"bhulaj", &[2240, 2320, 2336]),
+    (b"bhule\n", &[2240, 2320, 2336]),
+    (b"bhule ", &[2240, 2320, 2336]),
+    (b"bhuled", &[2240, 2320, 2336]),
+    (b"bhulej", &[2240, 2320, 2336]),
     (b"bidal", &[2528, 2624]),
     (b"bikarh", &[2320]),
     (b"birtu", &[2640]),
@@ -6267,6 +6277,8 @@ pub static LITERALS: &[(&[u8], &[u32])] = &[
     (b"manta\n", &[2240, 2320, 2336]),
     (b"manta ", &[2240, 2320, 2336]),
     (b"mantad", &[2240, 2320, 2336]),
+    (b"marand", &[2240, 2320, 2336]),
+    (b"marant", &[2240, 2320, 2336]),
     (b"masque", &[1044]),
     (b"mat\nkh", &[2624]),
     (b"mat kh", &[2624]),
@@ -6992,6 +7004,9 @@ pub static LITERALS: &[(&[u8], &[u32])] = &[
     (b"o\xd1\x82\xd0\xbfp", &[2528, 2624]),
     (b"o\xd1\x86e\xd0\xbd", &[2576]),
     (b"pac\xd0\xbap", &[2640]),
+    (b"pahle\n", &[2240, 2256]),
+    (b"pahle ", &[2240, 2256]),
+    (b"pahlew", &[2240, 2256]),
     (b"palavr", &[2624]),
     (b"pamirs", &[2240, 2320, 2336]),
     (b"pansin", &[2240, 2320, 2336]),
@@ -7056,6 +7071,10 @@ pub static LITERALS: &[(&[u8], &[u32])] = &[
     (b"paynoa", &[324, 340, 356, 372, 388, 436, 484, 2132]),
     (b"paynoh", &[324, 340, 356, 372, 388, 436, 484, 2132]),
     (b"pa\xd0\xb7pa", &[2240, 2256]),
+    (b"pehle\n", &[2240, 2256]),
+    (b"pehle ", &[2240, 2256]),
+    (b"pehlek", &[2240, 2256]),
+    (b"pehlew", &[2240, 2256]),
     (b"pemban", &[2592]),
     (b"pember", &[2560]),
     (b"pengem", &[2240, 2256]),
