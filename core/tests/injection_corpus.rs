@@ -337,7 +337,7 @@ const BEING_TUNED: [Bounded; 10] = [
     // access or repository work, third-person overrides and leaks,
     // answers laid down for when a model is asked, romanised overrides;
     // quoted examples, toggles and statements about models left alone),
-    // 72.2% and 2.6% (166 of 230, 6 of 230).
+    // 72.6% and 2.6% (167 of 230, 6 of 230).
     Bounded {
         file: "blind14.jsonl",
         attacks: 230,

@@ -10,7 +10,7 @@
 //! (`AGENTFENCE_BLESS=1 cargo test -p agentfence --lib first_literal_table`);
 //! do not edit.
 
-pub const SOURCES_HASH: u64 = 0xe084c4a8b96b034f;
+pub const SOURCES_HASH: u64 = 0x7430b146876ca017;
 
 pub const RULES: usize = 225;
 
@@ -5682,6 +5682,7 @@ pub static LITERALS: &[(&[u8], &[u32])] = &[
     (b"kuncia", &[2624]),
     (b"kuncid", &[2624]),
     (b"kuonye", &[2640]),
+    (b"kupuuz", &[2240, 2320, 2336]),
     (b"kural", &[2240, 2256]),
     (b"kusuke", &[2292]),
     (b"kwa\nai", &[2592]),
