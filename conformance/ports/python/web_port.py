@@ -935,7 +935,28 @@ def not_after_a_determiner(before):
     return word is None or word not in _DETERMINERS
 
 
-_PROGRAMS = ("tool", "tools", "model", "program", "script", "command", "function", "api", "plugin", "process")
+_PROGRAMS = (
+    "tool", "tools", "model", "program", "script", "command", "function", "api", "plugin", "process",
+    "memory", "descriptor", "fd", "handle", "socket", "resource",
+)
+
+
+# rules::not_a_changelog_item
+_ENTRY_VERBS = frozenset(
+    (
+        "fix fixed fixes add added adds skip allow remove removed support improve avoid handle "
+        "implement update updated clean rework rename bump document initialize refactor port new "
+        "change changed correct ensure prevent"
+    ).split()
+)
+
+
+def not_a_changelog_item(after):
+    rest = after.lstrip(" \n")
+    k = 0
+    while k < len(rest) and "a" <= rest[k] <= "z":
+        k += 1
+    return rest[:k] not in _ENTRY_VERBS
 
 
 def not_after_a_program(before):
@@ -1241,6 +1262,7 @@ _CHECKS = {
     "a_part_for_the_reader": a_part_for_the_reader,
     "has_capital_head": has_capital_head,
     "not_owned_nor_a_turn": not_owned_nor_a_turn,
+    "not_a_changelog_item": not_a_changelog_item,
     "names_an_email_address": names_an_email_address,
 }
 

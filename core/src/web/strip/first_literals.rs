@@ -10,7 +10,7 @@
 //! (`AGENTFENCE_BLESS=1 cargo test -p agentfence --lib first_literal_table`);
 //! do not edit.
 
-pub const SOURCES_HASH: u64 = 0x7430b146876ca017;
+pub const SOURCES_HASH: u64 = 0xf297d62b71166a56;
 
 pub const RULES: usize = 225;
 
@@ -6566,7 +6566,7 @@ pub static LITERALS: &[(&[u8], &[u32])] = &[
     (b"nevero", &[404]),
     (b"neverr", &[1588]),
     (b"nevers", &[1588]),
-    (b"new\nco", &[692, 996]),
+    (b"new\nco", &[996]),
     (b"new\ndi", &[692, 900, 996]),
     (b"new\ngo", &[692, 900]),
     (b"new\ngu", &[692, 996]),
@@ -6582,7 +6582,7 @@ pub static LITERALS: &[(&[u8], &[u32])] = &[
     (b"new\nru", &[692, 996]),
     (b"new\nsy", &[692, 996]),
     (b"new\nta", &[692, 900]),
-    (b"new co", &[692, 996]),
+    (b"new co", &[996]),
     (b"new di", &[692, 900, 996]),
     (b"new go", &[692, 900]),
     (b"new gu", &[692, 996]),
@@ -6598,7 +6598,7 @@ pub static LITERALS: &[(&[u8], &[u32])] = &[
     (b"new ru", &[692, 996]),
     (b"new sy", &[692, 996]),
     (b"new ta", &[692, 900]),
-    (b"newcom", &[692, 996]),
+    (b"newcom", &[996]),
     (b"newdir", &[692, 900, 996]),
     (b"newgoa", &[692, 900]),
     (b"newgui", &[692, 996]),
@@ -7373,7 +7373,7 @@ pub static LITERALS: &[(&[u8], &[u32])] = &[
     (b"readit", &[3316]),
     (b"readou", &[2708, 2724, 2737]),
     (b"readth", &[3316]),
-    (b"real\nc", &[692, 996]),
+    (b"real\nc", &[996]),
     (b"real\nd", &[692, 996]),
     (b"real\ng", &[692, 996]),
     (b"real\ni", &[692, 996]),
@@ -7383,7 +7383,7 @@ pub static LITERALS: &[(&[u8], &[u32])] = &[
     (b"real\nr", &[692, 996]),
     (b"real\ns", &[692, 996]),
     (b"real\nt", &[692]),
-    (b"real c", &[692, 996]),
+    (b"real c", &[996]),
     (b"real d", &[692, 996]),
     (b"real g", &[692, 996]),
     (b"real i", &[692, 996]),
@@ -7393,7 +7393,7 @@ pub static LITERALS: &[(&[u8], &[u32])] = &[
     (b"real r", &[692, 996]),
     (b"real s", &[692, 996]),
     (b"real t", &[692]),
-    (b"realco", &[692, 996]),
+    (b"realco", &[996]),
     (b"realdi", &[692, 996]),
     (b"realgo", &[692]),
     (b"realgu", &[692, 996]),
@@ -8526,7 +8526,7 @@ pub static LITERALS: &[(&[u8], &[u32])] = &[
     (b"tro ly", &[2580, 2592]),
     (b"trochu", &[2624]),
     (b"troly", &[2580, 2592]),
-    (b"true\nc", &[692, 996]),
+    (b"true\nc", &[996]),
     (b"true\nd", &[692, 996]),
     (b"true\ng", &[692, 996]),
     (b"true\ni", &[692, 996]),
@@ -8536,7 +8536,7 @@ pub static LITERALS: &[(&[u8], &[u32])] = &[
     (b"true\nr", &[692, 996]),
     (b"true\ns", &[692, 996]),
     (b"true\nt", &[692]),
-    (b"true c", &[692, 996]),
+    (b"true c", &[996]),
     (b"true d", &[692, 996]),
     (b"true g", &[692, 996]),
     (b"true i", &[692, 996]),
@@ -8546,7 +8546,7 @@ pub static LITERALS: &[(&[u8], &[u32])] = &[
     (b"true r", &[692, 996]),
     (b"true s", &[692, 996]),
     (b"true t", &[692]),
-    (b"trueco", &[692, 996]),
+    (b"trueco", &[996]),
     (b"truedi", &[692, 996]),
     (b"truego", &[692]),
     (b"truegu", &[692, 996]),

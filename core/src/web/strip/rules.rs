@@ -813,11 +813,28 @@ fn not_after_a_determiner(before: &str) -> bool {
 }
 
 /// A leak verb after a program's name is a noun (`never let tool output
-/// modify the system prompt`, blind13).
+/// modify the system prompt`, blind13), and so is one after what a
+/// program leaks (`Fix a memory leak when GetConnectionCredentials
+/// succeeds`, `file descriptor leak on PSK password file reading`, the
+/// change logs of a Debian machine's `/usr/share/doc`).
 fn not_after_a_program(before: &str) -> bool {
     const PROGRAMS: &[&str] = &[
-        "tool", "tools", "model", "program", "script", "command", "function", "api", "plugin",
+        "tool",
+        "tools",
+        "model",
+        "program",
+        "script",
+        "command",
+        "function",
+        "api",
+        "plugin",
         "process",
+        "memory",
+        "descriptor",
+        "fd",
+        "handle",
+        "socket",
+        "resource",
     ];
     last_word(before).is_none_or(|word| !PROGRAMS.contains(&word))
 }
@@ -918,6 +935,52 @@ fn not_owned_nor_a_turn(before: &str) -> bool {
         })
     });
     !owned && not_a_transcript_turn(before)
+}
+
+/// A component named at the head of a change log's entry (`* agent: Fix
+/// a regression in GET_PASSPHRASE`, GnuPG's NEWS; `agent: Add support for
+/// …`): a role word with a colon, then a verb an entry opens with, tells
+/// what changed in a program called so, not an order to the reader.
+fn not_a_changelog_item(after: &str) -> bool {
+    const ENTRY_VERBS: &[&str] = &[
+        "fix",
+        "fixed",
+        "fixes",
+        "add",
+        "added",
+        "adds",
+        "skip",
+        "allow",
+        "remove",
+        "removed",
+        "support",
+        "improve",
+        "avoid",
+        "handle",
+        "implement",
+        "update",
+        "updated",
+        "clean",
+        "rework",
+        "rename",
+        "bump",
+        "document",
+        "initialize",
+        "refactor",
+        "port",
+        "new",
+        "change",
+        "changed",
+        "correct",
+        "ensure",
+        "prevent",
+    ];
+    let word: String = after
+        .trim_start_matches([' ', '\n'])
+        .chars()
+        .take_while(char::is_ascii_lowercase)
+        .collect();
+    !ENTRY_VERBS.contains(&word.as_str())
 }
 
 fn an_order_to_leak(before: &str) -> bool {
@@ -1106,6 +1169,7 @@ const CHECKS: &[(&str, Follow)] = &[
     ("not_a_setup_or_report", not_a_setup_or_report),
     ("not_a_transcript_turn", not_a_transcript_turn),
     ("not_owned_nor_a_turn", not_owned_nor_a_turn),
+    ("not_a_changelog_item", not_a_changelog_item),
     ("names_a_leak", names_a_leak),
     ("not_after_a_quote", not_after_a_quote),
     ("not_before_a_quote", not_before_a_quote),
@@ -1634,7 +1698,7 @@ fn specs() -> Vec<Spec> {
         // --- new instructions ---
         rule(
             NEW_INSTRUCTIONS,
-            r"\b(?:(?:new|revised|real|actual|true|secret|hidden|overriding|priority)~|(?:updated|changed)[ ./+]?)(?:system~)?(?:instructions?|directives?|orders|commands|rules?|task|prompt|guidelines|polic(?:y|ies)|objective|goal|mission)(?:~for~(?:the~|all~|any~)?(?:ai|assistants?|models?|agents?|bots?|llms?|chatbots?|summari[sz]ers?|reviewers?))?(?:[ \n]?:|[ ,]{0,2}effective~(?:immediately|now|today))",
+            r"\b(?:(?:new|revised|real|actual|true|secret|hidden|overriding|priority)~|(?:updated|changed)[ ./+]?)(?:system~)?(?:instructions?|directives?|orders|rules?|task|prompt|guidelines|polic(?:y|ies)|objective|goal|mission)(?:~for~(?:the~|all~|any~)?(?:ai|assistants?|models?|agents?|bots?|llms?|chatbots?|summari[sz]ers?|reviewers?))?(?:[ \n]?:|[ ,]{0,2}effective~(?:immediately|now|today))",
         ),
         rule(
             NEW_INSTRUCTIONS,
@@ -2000,7 +2064,7 @@ fn specs() -> Vec<Spec> {
         ),
         rule(
             AI_ADDRESS,
-            format!(r"(?:\b(?:(?:[a-z]+~){{0,2}}{AI_HEAD}|{AI_ONLY_ROLE}|{AI_MODIFIER}~(?:[a-z]+~)?{AI_ROLE_HEAD}|(?:{AI_HEAD}|{AI_ROLE_HEAD})~(?:that~(?:is|are)~|who~(?:is|are)~)?[a-z]+ing~(?:this|these|the)~[a-z]+|(?:{AI_HEAD}|{AI_MODIFIER}~(?:[a-z]{{1,20}}~)?{AI_ROLE_HEAD})~(?:with~[a-z]+~access~)?{AI_AT_WORK}(?:~[a-z0-9'-]+){{0,4}}|{machine_at_work})(?:[ ]?[/,&][ ]?[a-z]+){{0,3}}(?:[ ]?\([^()\n]{{1,60}}\))?|(?:#|//|\[|\()[ ]?(?:agents?|assistants?|models?))[ ]?[:,]"),
+            format!(r"(?:\b(?:(?:[a-z]+~){{0,2}}(?:\b{AI_HEAD}|bots?)|{AI_ONLY_ROLE}|{AI_MODIFIER}~(?:[a-z]+~)?{AI_ROLE_HEAD}|(?:{AI_HEAD}|{AI_ROLE_HEAD})~(?:that~(?:is|are)~|who~(?:is|are)~)?[a-z]+ing~(?:this|these|the)~[a-z]+|(?:{AI_HEAD}|{AI_MODIFIER}~(?:[a-z]{{1,20}}~)?{AI_ROLE_HEAD})~(?:with~[a-z]+~access~)?{AI_AT_WORK}(?:~[a-z0-9'-]+){{0,4}}|{machine_at_work})(?:[ ]?[/,&][ ]?[a-z]+){{0,3}}(?:[ ]?\([^()\n]{{1,60}}\))?|(?:#|//|\[|\()[ ]?(?:agents?|assistants?|models?))[ ]?[:,]"),
         )
         .then(format!(r"[ \n]?(?:[^\n]{{0,80}}?[.!?;,](?:[ ]|\n[ ]?(?://|#|--|\*)?[ ]?)?)?{IMPERATIVE}"))
         .precede(not_a_transcript_turn)
@@ -2024,7 +2088,8 @@ fn specs() -> Vec<Spec> {
             r"\b(?:assistant|agent|ai|chatbot|model)s?[,:]|@(?:assistant|agent|ai|bot|model|llm|copilot|claude|gemini|chatgpt|gpt)\b",
         )
         .then(format!("~(?:(?:when|while|before|after|if|once)~(?:you\\b|[a-z]+ing\\b)|{IMPERATIVE})"))
-        .precede(not_owned_nor_a_turn),
+        .precede(not_owned_nor_a_turn)
+        .follow(not_a_changelog_item),
         rule(
             AI_ADDRESS,
             format!(r"\b(?:any|all|every|each)~(?:{AI_HEAD}|ai~[a-z]+|{AI_ROLE_HEAD})~[^.\n]{{0,60}}?(?:should|must|shall|needs~to|has~to|have~to)\b|\b(?:{AI_HEAD}|{AI_MODIFIER}~{AI_ROLE_HEAD}|assistants|agents|chatbots|bots)~[a-z]+ing~[^.\n]{{0,60}}?(?:should|must|shall)\b"),
