@@ -2062,6 +2062,13 @@ fn specs() -> Vec<Spec> {
             AI_ADDRESS,
             r"\b(?:when|if|while)~(?:you~are~|you~)?(?:summari[sz]ing|summari[sz]e|reading|read|processing|process|analy[sz]ing|analy[sz]e|reviewing|review)~(?:this|these|the)~(?:reviews|comments|results|emails|messages|page|email|inbox|document|message|file|thread|repo|repository|article|site|content|text|review|data|listing|profile|resume|cv|issue|pr)[ ,\n]{0,2}(?:please~)?(?:you~(?:must|should|need~to)~)?(?:tell|say|report|state|mention|include|add|claim|respond|reply|recommend|describe|rate|score|mark|call)\b",
         ),
+        // A machine reader named before a colon or a comma, then an order.
+        // A name may run into the word before it only as a bot's
+        // (`AdminBot:`): read so for every model's name, a speaker `Kai,`,
+        // `sha1:` and issue numbers whose digits read as `ai`
+        // (`bpo-46841:`, leetspeak `bpoagbai`) named one in change logs.
+        // Several names may stand together (`Copilot / Cursor:`, `Automated
+        // reviewers (Copilot, CodeRabbit, Claude):`, blind14).
         rule(
             AI_ADDRESS,
             format!(r"(?:\b(?:(?:[a-z]+~){{0,2}}(?:\b{AI_HEAD}|bots?)|{AI_ONLY_ROLE}|{AI_MODIFIER}~(?:[a-z]+~)?{AI_ROLE_HEAD}|(?:{AI_HEAD}|{AI_ROLE_HEAD})~(?:that~(?:is|are)~|who~(?:is|are)~)?[a-z]+ing~(?:this|these|the)~[a-z]+|(?:{AI_HEAD}|{AI_MODIFIER}~(?:[a-z]{{1,20}}~)?{AI_ROLE_HEAD})~(?:with~[a-z]+~access~)?{AI_AT_WORK}(?:~[a-z0-9'-]+){{0,4}}|{machine_at_work})(?:[ ]?[/,&][ ]?[a-z]+){{0,3}}(?:[ ]?\([^()\n]{{1,60}}\))?|(?:#|//|\[|\()[ ]?(?:agents?|assistants?|models?))[ ]?[:,]"),
