@@ -703,11 +703,54 @@ impl CleanCase {
         for var in VARS {
             values.insert(var.to_string(), clean_value(u)?);
         }
+        settle_joined_values(&template, &mut values);
         Ok(CleanCase {
             template,
             values,
             nonce,
         })
+    }
+}
+
+/// Values clean each alone may join into a marker on one line of the
+/// render, with each other or with the template's text around them
+/// (`{{ b }}{{ _v }}` with `b` ending `ASSISTANT[.`, NEL, `Привет` and
+/// `_v` opening `* ="n1"]:`, a line some reader reads as a marker: the
+/// reference refused that render, rightly; the chat_strict smoke found
+/// it). The values on such a line become `Note` until every content line
+/// of the render reads as content; if that does not settle it, all do.
+fn settle_joined_values(template: &CleanTemplate, values: &mut BTreeMap<String, String>) {
+    let joined = |pieces: &[Piece], values: &BTreeMap<String, String>| -> String {
+        pieces
+            .iter()
+            .map(|piece| match piece {
+                Piece::Text(text) => text.as_str(),
+                Piece::Var { name, .. } => values.get(name).map_or("", String::as_str),
+            })
+            .collect()
+    };
+    for _ in 0..=VARS.len() {
+        let mut settled = true;
+        for (line, _) in &template.lines {
+            let Line::Content(pieces) = line else {
+                continue;
+            };
+            if reads_as_content(&joined(pieces, values)) {
+                continue;
+            }
+            settled = false;
+            for piece in pieces {
+                if let Piece::Var { name, .. } = piece {
+                    values.insert(name.clone(), "Note".to_string());
+                }
+            }
+        }
+        if settled {
+            return;
+        }
+    }
+    for value in values.values_mut() {
+        *value = "Note".to_string();
     }
 }
 
