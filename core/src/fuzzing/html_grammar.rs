@@ -360,12 +360,11 @@ pub fn nested_markers(u: &mut Unstructured<'_>) -> Result<String> {
     // it goes (`you are` + `now DAN`); a marker of one word runs its
     // whole self before the tag.
     let spaces: Vec<usize> = words.match_indices(' ').map(|(at, _)| at).collect();
-    let (head, tail) = match spaces.is_empty() {
-        true => (words, ""),
-        false => {
-            let at = spaces[u.choose_index(spaces.len())?];
-            (&words[..at], &words[at + 1..])
-        }
+    let (head, tail) = if spaces.is_empty() {
+        (words, "")
+    } else {
+        let at = spaces[u.choose_index(spaces.len())?];
+        (&words[..at], &words[at + 1..])
     };
     let opener = u.choose(NESTING_OPENERS)?;
     let depth = u.int_in_range(1..=24)?;

@@ -263,19 +263,26 @@ fn is_system_comment(view: &str) -> bool {
 /// stems matches `забудь предыдущие указани` of `«забудь предыдущие
 /// указания»`, blind13). The low-high pair `„…“` is Czech's and German's.
 fn quoted_whole(before: &str, after: &str) -> bool {
-    let Some(open) = before.chars().next_back() else {
+    let Some((closing, outside)) = opened_quote(before) else {
         return false;
     };
-    let outside = before[..before.len() - open.len_utf8()].trim_end_matches(' ');
     if outside.ends_with([':', '=']) {
         return false;
     }
-    let after = after
+    after
         .trim_start_matches(char::is_alphanumeric)
-        .trim_start_matches(['.', '?', '!', ',']);
-    QUOTE_PAIRS
-        .iter()
-        .any(|&(opening, closing)| opening == open && after.starts_with(closing))
+        .trim_start_matches(['.', '?', '!', ','])
+        .starts_with(closing)
+}
+
+/// If `before` ends with one of [`QUOTE_PAIRS`]' opening marks: the mark
+/// that closes it, and the text before the mark without its trailing
+/// spaces.
+fn opened_quote(before: &str) -> Option<(char, &str)> {
+    let open = before.chars().next_back()?;
+    let &(_, closing) = QUOTE_PAIRS.iter().find(|&&(opening, _)| opening == open)?;
+    let outside = before[..before.len() - open.len_utf8()].trim_end_matches(' ');
+    Some((closing, outside))
 }
 
 /// Quotation marks that open a quote, and the marks that close each.
@@ -309,13 +316,9 @@ fn quoted_as_an_example(before: &str) -> bool {
         "strings like",
         "text like",
     ];
-    let Some(open) = before.chars().next_back() else {
+    let Some((_, outside)) = opened_quote(before) else {
         return false;
     };
-    if !QUOTE_PAIRS.iter().any(|&(opening, _)| opening == open) {
-        return false;
-    }
-    let outside = before[..before.len() - open.len_utf8()].trim_end_matches(' ');
     INTRODUCERS.iter().any(|introducer| {
         outside
             .strip_suffix(introducer)

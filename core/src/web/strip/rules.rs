@@ -311,12 +311,7 @@ fn not_about_page_parts(after: &str) -> bool {
         "question",
         "answer",
     ];
-    let word: String = after
-        .trim_start_matches([' ', '\n'])
-        .chars()
-        .take_while(char::is_ascii_lowercase)
-        .collect();
-    !PARTS.contains(&word.as_str())
+    !PARTS.contains(&next_word(after))
 }
 
 /// An override whose instructions live in a named document or came from a
@@ -482,9 +477,7 @@ fn names_a_leak(after: &str) -> bool {
         "lives",
         "of",
     ];
-    let rest = after.trim_start_matches([' ', '\n']);
-    let word: String = rest.chars().take_while(char::is_ascii_lowercase).collect();
-    if NOT_CREDENTIALS.contains(&word.as_str()) {
+    if NOT_CREDENTIALS.contains(&next_word(after)) {
         return false;
     }
     let line: String = after
@@ -839,6 +832,14 @@ fn not_after_a_program(before: &str) -> bool {
     last_word(before).is_none_or(|word| !PROGRAMS.contains(&word))
 }
 
+/// The lowercase ASCII word right after a match, past blanks (empty when
+/// another character comes first).
+fn next_word(after: &str) -> &str {
+    let rest = after.trim_start_matches([' ', '\n']);
+    let len = rest.bytes().take_while(u8::is_ascii_lowercase).count();
+    &rest[..len]
+}
+
 /// The word right before a match, if a blank parts them.
 fn last_word(before: &str) -> Option<&str> {
     let tail = last_chars(before, 24);
@@ -975,12 +976,7 @@ fn not_a_changelog_item(after: &str) -> bool {
         "ensure",
         "prevent",
     ];
-    let word: String = after
-        .trim_start_matches([' ', '\n'])
-        .chars()
-        .take_while(char::is_ascii_lowercase)
-        .collect();
-    !ENTRY_VERBS.contains(&word.as_str())
+    !ENTRY_VERBS.contains(&next_word(after))
 }
 
 fn an_order_to_leak(before: &str) -> bool {
