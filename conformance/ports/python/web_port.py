@@ -126,8 +126,22 @@ def is_alphanumeric(c):
     return i >= 0 and o <= _ALNUM_EXTRA_ENDS[i]
 
 
+def is_alphabetic(c):
+    """Rust's char::is_alphabetic: letters, letter numbers (Nl) and the
+    Other_Alphabetic characters of the table above."""
+    if c.isalpha():
+        return True
+    o = ord(c)
+    i = bisect_right(_ALNUM_EXTRA_STARTS, o) - 1
+    return (i >= 0 and o <= _ALNUM_EXTRA_ENDS[i]) or unicodedata.category(c) == "Nl"
+
+
 def _ascii_alnum(c):
     return ("a" <= c <= "z") or ("A" <= c <= "Z") or ("0" <= c <= "9")
+
+
+def _ascii_alpha(c):
+    return ("a" <= c <= "z") or ("A" <= c <= "Z")
 
 
 def _ascii_lower(text):
@@ -650,7 +664,13 @@ def _fold_leetspeak(view):
         word = b[start:i]
         letters = any("a" <= c <= "z" for c in word)
         stand_ins = any(c in _LEET for c in word)
-        if letters and stand_ins:
+        # normalize.rs holds_a_number: letters, then three digits or more.
+        lead = 0
+        while lead < len(word) and ("a" <= word[lead] <= "z" or "A" <= word[lead] <= "Z"):
+            lead += 1
+        tail = word[lead:]
+        number = lead > 0 and len(tail) >= 3 and all("0" <= c <= "9" for c in tail)
+        if letters and stand_ins and not number:
             for k in range(start, i):
                 b[k] = _LEET.get(b[k], b[k])
     view.text = "".join(b)
@@ -697,7 +717,7 @@ def _compile_rule(pattern):
 
 # Copied from rules.rs (DIRECTIVE and not_about_a_document's DOCUMENT).
 _DIRECTIVE = r"(?:you~(?:are|must|should|will|have~to|need~to|shall)|your~(?:new|real|task|instructions|assignment|job|goal|orders|role|only|primary)|ignore|disregard|forget|override|do~not|don't|dont|never|always|stop|from~now~on|new~instructions|important|attention|urgent|reveal|print|output|respond|reply|answer~only|say|tell|send|transfer|the~user|the~assistant|the~ai|the~model|assistant|ai|model)\b"
-_DOCUMENT = r"^[ \n,]?(?:(?:on|in|from|of|at|inside|within|del|de~la|de|en|im|in~der|auf~der|dans~le|dans~la|du|sur~le|sur~la|nel|nella|no|na)~(?:the~|this~|that~|our~|el~|la~|le~|der~|dem~|il~|o~|a~)?(?:[a-z]+~)?(?:wiki|manual|readme|post|thread|page|doc|docs|documentation|guide|email|mail|sticky|forum|faq|handbook|box|package|label|leaflet|booklet|brochure|letter|memo|ticket|card|sheet|binder|notice|poster|installer)|(?:that~|which~)?(?:we|i|they|he|she|support|the~team)~(?:sent|gave|posted|wrote|emailed|mailed|shared|provided|mentioned|published|left)|(?:regarding|concerning|relating~to|related~to|with~regard~to|in~regard~to|concernant|relatives?~(?:a|au|aux)|bezuglich|betreffend|sobre~(?:la|el|a|o)~(?:instalacion|instalacao|configuracion|configuracao)|relativas?~(?:a|al)|riguardo~(?:a|al|alla)))\b"
+_DOCUMENT = r"^[ \n,]?(?:(?:on|in|from|of|at|inside|within|del|de~la|de|en|im|in~der|auf~der|dans~le|dans~la|du|sur~le|sur~la|nel|nella|no|na)~(?:the~|this~|that~|our~|el~|la~|le~|der~|dem~|il~|o~|a~)?(?:[a-z]+~)?(?:wiki|manual|readme|post|thread|page|doc|docs|documentation|guide|email|mail|sticky|forum|faq|handbook|box|package|label|leaflet|booklet|brochure|letter|memo|ticket|card|sheet|binder|notice|poster|installer)|(?:that~|which~)?(?:we|i|they|he|she|support|the~team)~(?:sent|gave|posted|wrote|emailed|mailed|shared|provided|mentioned|published|left)|(?:regarding|concerning|relating~to|related~to|with~regard~to|in~regard~to|concernant|relatives?~(?:a|au|aux)|bezuglich|betreffend|sobre~(?:la|el|a|o)~(?:instalacion|instalacao|configuracion|configuracao)|relativas?~(?:a|al)|riguardo~(?:a|al|alla))|[ ]?(?:views|tables|triggers|indexes|functions|sequences|columns|schemas|procedures|types|operators))\b"
 
 _DIRECTIVE_SOURCE = _compile_rule(_DIRECTIVE)
 _OPENS_DIRECTIVE = re.compile(_translate("^" + _DIRECTIVE_SOURCE), re.ASCII)
@@ -711,7 +731,11 @@ def starts_with_directive(view):
 _PAGE_PARTS = frozenset(
     "step steps warning warnings error errors section paragraph example "
     "examples code link links typo typos image screenshot table figure output "
-    "log logs list diagram snippet commit email post comment question answer"
+    "log logs list diagram snippet commit email post comment question answer "
+    # A program's parts, which SQL and API docs drop and override.
+    "function functions method methods procedure view views trigger triggers index "
+    "column columns schema query queries statement statements definition declaration "
+    "class script file files"
     .split()
 )
 
@@ -724,7 +748,12 @@ def _leading_ascii_lower(text):
 
 
 def not_about_page_parts(after):
-    return _leading_ascii_lower(after.lstrip(" \n")) not in _PAGE_PARTS
+    rest = after.lstrip(" \n")
+    part = _leading_ascii_lower(rest)
+    # `delete the above mentioned files`: the part comes after the participle.
+    if part in ("mentioned", "listed", "named", "described", "shown"):
+        part = _leading_ascii_lower(rest[len(part):].lstrip(" \n"))
+    return part not in _PAGE_PARTS
 
 
 def not_about_a_document(after):
@@ -749,7 +778,12 @@ def not_negated(before):
 _NOT_CREDENTIALS = frozenset(
     (
         "number numbers ingredient ingredients recipe sauce santa garden passage door "
-        "level levels menu society service history life lives of"
+        "level levels menu society service history life lives of "
+        # What a program prints about a secret, not the secret.
+        "size sizes length algorithm algorithms type types status strength prompt prompts "
+        "constraints field fields format setup "
+        # `the original password protected URL`.
+        "protected"
     ).split()
 )
 
@@ -827,6 +861,11 @@ _REPORTING = (
 
 
 _FIRST_PERSON = ("i", "i'm", "im", "am", "we", "we're")
+# rules::not_reported's causative verbs.
+_CAUSES = (
+    "force", "forces", "forced", "forcing", "cause", "causes", "caused", "teach", "teaches",
+    "taught", "configure", "configures",
+)
 
 
 def not_reported(before):
@@ -836,11 +875,17 @@ def not_reported(before):
         if tail.endswith(word) and lead and lead[-1] in _WHITESPACE:
             tail = _trim_end(lead)
             break
-    # Someone made a model do it: `got our Copilot pilot to`.
+    # Someone made a model do it: `got our Copilot pilot to`; or a program
+    # made to do it: `force certtool to` (not `force you to`, nor a model).
     reported = False
     if tail.endswith(" to"):
-        lead = _words(tail[:-3])
-        reported = any(w in ("got", "gets", "getting", "tricked", "convinced") for w in lead[::-1][1:4])
+        made = _words(tail[:-3])[::-1][:4]
+        who = made[0] if made else ""
+        reported = any(
+            w in ("got", "gets", "getting", "tricked", "convinced")
+            or (w in _CAUSES and who != "yourself" and who not in _READERS)
+            for w in made[1:]
+        )
     for phrase in _REPORTING:
         if tail.endswith(phrase):
             lead = _trim_end(tail[: len(tail) - len(phrase)])
@@ -877,7 +922,9 @@ _STATEMENT_SUBJECTS = (
     "we", "they", "it", "he", "she", "which", "who", "models", "agents", "assistants",
     "chatbots", "llms", "attackers", "users", "people", "researchers",
 )
-_MODALS = ("could", "would", "might", "may", "can", "should", "will", "shall", "must")
+_MODALS = (
+    "could", "would", "might", "may", "can", "should", "will", "shall", "must", "did", "does",
+)
 _READERS = (
     "you u assistant assistants ai model models agent agents bot bots llm llms chatbot chatbots"
 ).split()
@@ -890,12 +937,32 @@ def _last_clause(before):
     return sentence, _after_last(sentence, ",:")
 
 
+# rules::not_a_statement's adverbs.
+_ADVERBS = ("also", "then", "just", "still", "usually", "automatically", "simply", "only")
+
+
 def not_a_statement(before):
     sentence, clause = _last_clause(before)
-    words = _words(clause)
-    if not words:
+    words = _words(clause)[::-1]
+    at = 0
+    # A verb joined to the one before it shares its subject (`MAY store and
+    # forward`).
+    if words and words[0] in ("and", "or"):
+        at = 2
+    # An adverb between a subject or modal and its verb (`it will also forward`).
+    while at < len(words) and words[at] in _ADVERBS:
+        at += 1
+    # `has to` is a modal, and a modal before it one more.
+    if at < len(words) and words[at] == "to":
+        semi = at + 1
+        if semi < len(words) and words[semi] in ("has", "have", "had", "needs", "need", "ought"):
+            semi += 1
+            while semi < len(words) and words[semi] in _MODALS:
+                semi += 1
+            return semi >= len(words) or words[semi] in _READERS
+    if at >= len(words):
         return True
-    last = words[-1]
+    last = words[at]
     if last in _STATEMENT_SUBJECTS:
         return False
     if last == "you":
@@ -903,7 +970,7 @@ def not_a_statement(before):
         condition = len(sentence) > len(clause) and bool(first) and first[0] in _CONDITIONS
         return not condition
     if last in _MODALS:
-        return len(words) < 2 or words[-2] in _READERS
+        return at + 1 >= len(words) or words[at + 1] in _READERS
     return True
 
 
@@ -1021,7 +1088,33 @@ def not_a_permission(before):
 
 
 def an_order_not_a_setting(before):
-    return not_after_a_determiner(before) and not_a_permission(before)
+    return (
+        not_after_a_determiner(before)
+        and not_a_permission(before)
+        and not_negated(before)
+        and not a_program_part_is_for(before)
+    )
+
+
+def _word_before_to(before):
+    """The word before a closing ` to` in the last 32 chars, if any (what
+    rules::a_program_part_is_for and not_a_question_of_whether read)."""
+    tail = _trim_end(before[-32:])
+    if not tail.endswith(" to"):
+        return None
+    lead = _words(tail[:-3])
+    return lead[-1] if lead else None
+
+
+# rules::a_program_part_is_for
+_PARTS_FOR = frozenset(
+    "used argument arguments parameter parameters option options flag flags setting settings "
+    "variable method function attribute keyword hook field property".split()
+)
+
+
+def a_program_part_is_for(before):
+    return _word_before_to(before) in _PARTS_FOR
 
 
 _ASKED = (
@@ -1050,7 +1143,19 @@ def not_as_the_only(original):
 
 
 def an_order_to_leak(before):
-    return not_reported(before) and not_a_statement(before) and not_after_a_program(before)
+    return (
+        not_reported(before)
+        and not_a_statement(before)
+        and not_after_a_program(before)
+        and not_a_question_of_whether(before)
+    )
+
+
+def not_a_question_of_whether(before):
+    """rules::not_a_question_of_whether: `when to send`, `whether or not to send`."""
+    return _word_before_to(before) not in (
+        "when", "whether", "how", "where", "what", "which", "not",
+    )
 
 
 def an_unstated_leak(before):
@@ -1074,15 +1179,194 @@ def names_a_particular_secret(original):
             cur = []
     if cur:
         words.append("".join(cur).lower())
+    if a_name_not_a_verb(original) or (len(words) > 1 and another_verbs_object(words)):
+        return False
+    # One bare singular noun names a kind (`Send password, response …`,
+    # `[Share password]`); in capitals it is a placeholder (`print SECRET`).
+    if len(words) == 2 and words[1] in ("password", "secret", "cookie"):
+        bare_noun = _alphanumeric_words(original)[-1]
+        if any(c.islower() for c in bare_noun):
+            return False
     if len(words) > 1 and words[1] in ("a", "an"):
         return any(word in _PARTICULAR for word in words[2:])
     # A verb that is a noun (`an email with …`), or half of a toggle
     # (`Reveal or hide the password`).
-    if len(words) > 1 and words[1] in ("with", "hide", "mask"):
+    if len(words) > 1 and words[1] in ("with", "hide", "mask", "address", "addresses"):
         return False
     if len(words) > 2 and words[1] == "or" and words[2] in ("hide", "mask"):
         return False
     return True
+
+
+def _alphanumeric_words(text):
+    """`text.split(|c| !c.is_alphanumeric())` without the empty pieces."""
+    words, cur = [], []
+    for c in text:
+        if is_alphanumeric(c):
+            cur.append(c)
+        elif cur:
+            words.append("".join(cur))
+            cur = []
+    if cur:
+        words.append("".join(cur))
+    return words
+
+
+def _verb_end(original):
+    """Where the first character that is not alphanumeric stands."""
+    for at, c in enumerate(original):
+        if not is_alphanumeric(c):
+            return at
+    return len(original)
+
+
+def a_name_not_a_verb(original):
+    """rules::a_name_not_a_verb: `` `EMAIL` ``, `<code>EMAIL</code>`, `name/email`."""
+    rest = original[_verb_end(original):]
+    return (
+        rest.startswith("</code>")
+        or rest.startswith("`")
+        or (rest.startswith("/") and len(rest) > 1 and is_alphabetic(rest[1]))
+    )
+
+
+# rules::another_verbs_object
+_GERUND_ADJECTIVES = frozenset(
+    (
+        "existing remaining incoming outgoing following matching corresponding pending "
+        "missing resulting underlying preceding upcoming ongoing working signing staging "
+        "banking hosting streaming messaging billing testing including containing during"
+    ).split()
+)
+_GERUND_PREPOSITIONS = frozenset("by for without when while after before on in of from".split())
+
+
+def another_verbs_object(words):
+    """rules::another_verbs_object: `include storing hashed passwords`,
+    `by setting the environment variable`, `include them in the …`."""
+    gap = words[1:-1]
+    gerund = any(
+        sum(_utf8_len(c) for c in word) > 4
+        and word.endswith("ing")
+        and not word.endswith("thing")
+        and word not in _GERUND_ADJECTIVES
+        and (at == 0 or gap[at - 1] in _GERUND_PREPOSITIONS)
+        for at, word in enumerate(gap)
+    )
+    placed = (
+        len(gap) > 1
+        and gap[0] in ("it", "them", "this", "these", "those")
+        and gap[1] in ("in", "into", "as", "under")
+    )
+    return gerund or placed
+
+
+def a_header_by_its_form(original):
+    """rules::a_header_by_its_form: marked off, in capitals, or capitalised
+    alone on its line."""
+    head = _trim_start(original)
+    marked = any(c in "#>[(<{|=:])}" for c in head)
+    alone_on_its_line = not (original and original[-1] in _WHITESPACE and original[-1] != "\n")
+    letters = [c for c in head if is_alphabetic(c)]
+    capitalised = bool(letters) and letters[0].isupper()
+    capitals = all(c.isupper() for c in letters)
+    return marked or capitals or (alone_on_its_line and capitalised)
+
+
+def not_a_placeholder(after):
+    """rules::not_a_placeholder: `goes to <developer>.`, `<system>:0.0`."""
+    address = after.startswith(":") and len(after) > 1 and "0" <= after[1] <= "9"
+    return not (after.startswith((".", ",", ";", ")")) or address)
+
+
+_DEFAULT_SETTINGS = ("policy", "policies", "filter", "filters", "protocol", "protocols", "context")
+
+
+def not_a_config_value(before):
+    """rules::not_a_config_value: `HOMEHOST <system>`, a setting's value."""
+    line = before.rsplit("\n", 1)[-1]
+    words = _words(line)
+    return not (
+        len(words) == 1
+        and line.endswith(" ")
+        and len(words[0]) > 2
+        and all("a" <= c <= "z" for c in words[0])
+    )
+
+
+def not_a_default_setting(original):
+    """rules::not_a_default_setting: `override the default policy`."""
+    words = [word.lower() for word in _alphanumeric_words(original)]
+    configures = (
+        len(words) > 2
+        and words[0].startswith(("overrid", "overwrit"))
+        and words[1] == "the"
+        and words[2] == "default"
+        and words[-1] in _DEFAULT_SETTINGS
+    )
+    return not configures
+
+
+def not_a_code_default(original):
+    """rules::not_a_code_default: `filters=None` in a Python signature."""
+    value_start = 0
+    for at in range(len(original) - 1, -1, -1):
+        if not is_alphanumeric(original[at]):
+            value_start = at + 1
+            break
+    return original[value_start:] not in ("None", "False")
+
+
+# rules::not_a_count_of_them
+_GAINS = frozenset(
+    "adds added introduces introduced includes contains has have supports gains".split()
+)
+_COUNTS = frozenset("two three four five six seven eight nine ten several many some more".split())
+
+
+def not_a_count_of_them(before):
+    """rules::not_a_count_of_them: `Adds five new instructions:`."""
+    words = _words(before[-40:])[::-1]
+    count = bool(words) and (
+        all("0" <= c <= "9" for c in words[0]) or words[0] in _COUNTS
+    )
+    return not (count and len(words) > 1 and words[1] in _GAINS)
+
+
+def not_a_glued_name(original):
+    """rules::not_a_glued_name: `the rewrite rule newrule:`."""
+    name_len = 0
+    while name_len < len(original) and "a" <= original[name_len] <= "z":
+        name_len += 1
+    # What follows the name: the colon, and markup the name sits in.
+    rest = original[name_len:]
+    while rest.startswith("<") and ">" in rest[1:]:
+        rest = rest[rest.index(">", 1) + 1:]
+    rest = _trim_start(rest).lstrip(":")
+    return not (name_len > 3 and _trim_start(rest) == "")
+
+
+# rules::names_a_named_secret
+_GENERAL_DETERMINERS = frozenset(
+    "the a an this that each every its their some any which whose".split()
+)
+
+
+def names_a_named_secret(original):
+    """rules::names_a_named_secret: `the value of the token`."""
+    words = [word.lower() for word in _alphanumeric_words(original)]
+    return not (
+        len(words) == 4
+        and words[0] in ("value", "contents")
+        and words[1] == "of"
+        and words[2] in _GENERAL_DETERMINERS
+    )
+
+
+def not_a_compound_noun(after):
+    """rules::not_a_compound_noun: `the command processing`."""
+    word = _leading_ascii_lower(after.lstrip(" \n"))
+    return not (len(word) > 4 and word.endswith("ing"))
 
 
 _SETUPS = (
@@ -1217,14 +1501,65 @@ def not_plain_lowercase(original):
     )
 
 
+# rules::not_owned_nor_a_turn's words that pick one out, and that call one.
+_PICKED = frozenset(
+    "one particular its their his her some same other specific given individual single".split()
+)
+_CALLING = frozenset("for to dear hey hi hello attention note attn".split())
+
+
 def not_owned_nor_a_turn(before):
     trimmed = before.rstrip(" ")
     for owner in ("your", "my", "our"):
         if trimmed.endswith(owner):
             rest = trimmed[: len(trimmed) - len(owner)]
-            if not rest or not (rest[-1].isalnum() or rest[-1] == "_"):
+            if not rest or not (is_alphanumeric(rest[-1]) or rest[-1] == "_"):
                 return False
-    return not_a_transcript_turn(before)
+    # `for one particular model, list it`, `applications' models, call …`:
+    # a role word after a word that picks one out or a possessive; an
+    # article after anything but the words that call (`for the assistant:`).
+    words = _words(trimmed)
+    last = words[-1] if words else None
+    called = words[-2] if len(words) > 1 else None
+    article = last in ("the", "a", "an") and called not in _CALLING
+    possessive = False
+    if last is not None and last.endswith(("s'", "'s")):
+        letters = last.rstrip("'s")
+        possessive = letters != "" and all("a" <= c <= "z" for c in letters)
+    picked = (article or possessive or last in _PICKED) and (
+        is_alphanumeric(trimmed[-1]) or trimmed[-1] == "'"
+    )
+    if picked:
+        return False
+    # `import { Agent, request } from 'node:https'`: a name in a list of imports.
+    line = before.rsplit("\n", 1)[-1]
+    if "import {" in line or "import{" in line:
+        return False
+    return not_a_transcript_turn(before) and not_a_changelog_entry(before)
+
+
+def not_a_changelog_entry(before):
+    """rules::not_a_changelog_entry: `(name_match): Ignore …`, or a line
+    under a `20211114 Name <address>` header."""
+    line = before.rsplit("\n", 1)[-1]
+    head = _trim_end(line)
+    if head.endswith("):") and "(" in head[:-2]:
+        name = head[:-2].rsplit("(", 1)[1]
+        if any(_ascii_alpha(c) for c in name) and " " not in name and ":" not in name:
+            return False
+    if _trim_start(line) != "":
+        return True
+    for header in before[-1200:].split("\n"):
+        header = _trim_end(_trim_start(header))
+        if (
+            len(header) > 9
+            and all("0" <= c <= "9" for c in header[:8])
+            and header[8] == " "
+            and "<" in header
+            and header.endswith(">")
+        ):
+            return False
+    return True
 
 
 def names_an_email_address(original):
@@ -1264,6 +1599,16 @@ _CHECKS = {
     "not_owned_nor_a_turn": not_owned_nor_a_turn,
     "not_a_changelog_item": not_a_changelog_item,
     "names_an_email_address": names_an_email_address,
+    "a_header_by_its_form": a_header_by_its_form,
+    "not_a_placeholder": not_a_placeholder,
+    "not_a_default_setting": not_a_default_setting,
+    "not_a_code_default": not_a_code_default,
+    "names_a_named_secret": names_a_named_secret,
+    "not_a_compound_noun": not_a_compound_noun,
+    "not_a_count_of_them": not_a_count_of_them,
+    "not_a_glued_name": not_a_glued_name,
+    "not_a_changelog_entry": not_a_changelog_entry,
+    "not_a_config_value": not_a_config_value,
 }
 
 

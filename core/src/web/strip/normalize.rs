@@ -890,9 +890,21 @@ fn is_leet_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'@' || b == b'$'
 }
 
+/// A word of letters and then three digits or more is a name with a
+/// number (`bpo-40807`, `rfc6749`, `cve202312345` once joined), not
+/// leetspeak: `bpo40807` read as `bpoaobot` made an issue number a bot's
+/// name (Python's change log). Leetspeak puts its stand-ins among the
+/// letters (`4551574n7`, `pr0mp7`).
+fn holds_a_number(word: &[u8]) -> bool {
+    let letters = word.iter().take_while(|b| b.is_ascii_alphabetic()).count();
+    let digits = &word[letters..];
+    letters > 0 && digits.len() >= 3 && digits.iter().all(u8::is_ascii_digit)
+}
+
 /// `1gn0r3` reads as `ignore`: in a word of ASCII letters and digits that
-/// holds both, the digits (and `@`, `$`) that stand for letters become
-/// them. Same length, so the origins stay.
+/// holds both (and no number, see [`holds_a_number`]), the digits (and
+/// `@`, `$`) that stand for letters become them. Same length, so the
+/// origins stay.
 fn fold_leetspeak(view: &mut Normalized) {
     let mut bytes = std::mem::take(&mut view.text).into_bytes();
     // `!` and `|` stand for `i` and `l` only inside a word: at its edge
@@ -939,7 +951,7 @@ fn fold_leetspeak(view: &mut Normalized) {
         let word = &mut bytes[start..end];
         let letters = word.iter().any(u8::is_ascii_lowercase);
         let stand_ins = word.iter().any(|&b| leet_letter(b).is_some());
-        if letters && stand_ins {
+        if letters && stand_ins && !holds_a_number(word) {
             for b in word.iter_mut() {
                 if let Some(letter) = leet_letter(*b) {
                     *b = letter;
@@ -1024,6 +1036,7 @@ mod tests {
                 let word = &mut bytes[start..i];
                 if word.iter().any(u8::is_ascii_lowercase)
                     && word.iter().any(|&b| leet(b).is_some())
+                    && !super::holds_a_number(word)
                 {
                     for b in word.iter_mut() {
                         if let Some(letter) = leet(*b) {
@@ -1034,7 +1047,7 @@ mod tests {
             }
             String::from_utf8(bytes).expect("ASCII in, ASCII out")
         }
-        let alphabet = b"ae1034@$!| .-x7";
+        let alphabet = b"ae1034@$!| .-x72";
         let mut next = crate::xorshift::xorshift(0x2545_F491_4F6C_DD1D);
         for _ in 0..20_000 {
             let len = (next() % 24) as usize;
