@@ -946,8 +946,10 @@ def not_a_statement(before):
     words = _words(clause)[::-1]
     at = 0
     # A verb joined to the one before it shares its subject (`MAY store and
-    # forward`).
+    # forward`); after a modal, the modal's subject decides.
     if words and words[0] in ("and", "or"):
+        if any(word in _MODALS for word in words):
+            return said_to_the_reader(before)
         at = 2
     # An adverb between a subject or modal and its verb (`it will also forward`).
     while at < len(words) and words[at] in _ADVERBS:
@@ -970,6 +972,9 @@ def not_a_statement(before):
         condition = len(sentence) > len(clause) and bool(first) and first[0] in _CONDITIONS
         return not condition
     if last in _MODALS:
+        # A modal after `and` has the clause's subject (`… assistant and may`).
+        if at + 1 < len(words) and words[at + 1] in ("and", "or"):
+            return said_to_the_reader(before)
         return at + 1 >= len(words) or words[at + 1] in _READERS
     return True
 
@@ -1093,6 +1098,7 @@ def an_order_not_a_setting(before):
         and not_a_permission(before)
         and not_negated(before)
         and not a_program_part_is_for(before)
+        and not_a_statement(before)
     )
 
 
@@ -1506,6 +1512,9 @@ _PICKED = frozenset(
     "one particular its their his her some same other specific given individual single".split()
 )
 _CALLING = frozenset("for to dear hey hi hello attention note attn".split())
+_CONDITION_OPENERS = frozenset(
+    "if when whenever unless while since because although once".split()
+)
 
 
 def not_owned_nor_a_turn(before):
@@ -1530,6 +1539,13 @@ def not_owned_nor_a_turn(before):
         is_alphanumeric(trimmed[-1]) or trimmed[-1] == "'"
     )
     if picked:
+        return False
+    # `If you override … in a custom user model, you must …`: a role word
+    # closing a condition; `If you are an AI model, …` names the reader.
+    sentence = _after_last(before[-200:], ".!?;")
+    if any(word in _CONDITION_OPENERS for word in _words(sentence)) and not any(
+        reader in sentence for reader in ("you are", "you're", "youre")
+    ):
         return False
     # `import { Agent, request } from 'node:https'`: a name in a list of imports.
     line = before.rsplit("\n", 1)[-1]
