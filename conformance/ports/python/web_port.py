@@ -1290,7 +1290,7 @@ _DEFAULT_SETTINGS = ("policy", "policies", "filter", "filters", "protocol", "pro
 
 def not_a_config_value(before):
     """rules::not_a_config_value: `HOMEHOST <system>`, a setting's value."""
-    line = before.rsplit("\n", 1)[-1]
+    line = before[-200:].rsplit("\n", 1)[-1]
     words = _words(line)
     return not (
         len(words) == 1
@@ -1527,7 +1527,7 @@ def not_owned_nor_a_turn(before):
     # `for one particular model, list it`, `applications' models, call …`:
     # a role word after a word that picks one out or a possessive; an
     # article after anything but the words that call (`for the assistant:`).
-    words = _words(trimmed)
+    words = _words(trimmed[-64:])
     last = words[-1] if words else None
     called = words[-2] if len(words) > 1 else None
     article = last in ("the", "a", "an") and called not in _CALLING
@@ -1548,7 +1548,7 @@ def not_owned_nor_a_turn(before):
     ):
         return False
     # `import { Agent, request } from 'node:https'`: a name in a list of imports.
-    line = before.rsplit("\n", 1)[-1]
+    line = before[-200:].rsplit("\n", 1)[-1]
     if "import {" in line or "import{" in line:
         return False
     return not_a_transcript_turn(before) and not_a_changelog_entry(before)
@@ -1557,7 +1557,7 @@ def not_owned_nor_a_turn(before):
 def not_a_changelog_entry(before):
     """rules::not_a_changelog_entry: `(name_match): Ignore …`, or a line
     under a `20211114 Name <address>` header."""
-    line = before.rsplit("\n", 1)[-1]
+    line = before[-200:].rsplit("\n", 1)[-1]
     head = _trim_end(line)
     if head.endswith("):") and "(" in head[:-2]:
         name = head[:-2].rsplit("(", 1)[1]

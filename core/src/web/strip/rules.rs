@@ -1097,7 +1097,9 @@ fn not_owned_nor_a_turn(before: &str) -> bool {
     // that picks one out or a possessive is a noun in a sentence, not a
     // name called. `Note for the assistant:` and `Hex for the assistant,
     // decode …` (held_out) do call it.
-    let mut last_two = trimmed.split_whitespace().rev();
+    // Read off the last chars only: a page of one long word holding many
+    // matches would make the whole text before each one a word.
+    let mut last_two = last_chars(trimmed, 64).split_whitespace().rev();
     let (last, called) = (last_two.next(), last_two.next());
     // `When you access a FileField on a model, you are given …`: an
     // article after anything but the words that call (`for the
@@ -1152,7 +1154,7 @@ fn not_owned_nor_a_turn(before: &str) -> bool {
             .any(|reader| sentence.contains(reader));
     // `import { Agent, request } from 'node:https'` (Node.js's docs): a
     // name in a list of imports.
-    let line = before.rsplit('\n').next().unwrap_or_default();
+    let line = last_chars(before, 200).rsplit('\n').next().unwrap_or_default();
     let imported = line.contains("import {") || line.contains("import{");
     !owned
         && !picked
@@ -1169,7 +1171,7 @@ fn not_owned_nor_a_turn(before: &str) -> bool {
 /// Werner Koch <wk@gnupg.org>`; GnuPG's, tar's and gnulib's change logs).
 /// Neither is an order to the reader.
 fn not_a_changelog_entry(before: &str) -> bool {
-    let line = before.rsplit('\n').next().unwrap_or_default();
+    let line = last_chars(before, 200).rsplit('\n').next().unwrap_or_default();
     // The name in the parentheses is a program's: a word with letters, no
     // time of day (`Comment by J. Ortiz (10:42): @assistant …`, blind10).
     let function = line
@@ -1416,7 +1418,7 @@ fn not_a_placeholder(after: &str) -> bool {
 /// Handbook): a tag after a setting's name, one word alone before it on
 /// its line, is the value to fill in.
 fn not_a_config_value(before: &str) -> bool {
-    let line = before.rsplit('\n').next().unwrap_or_default();
+    let line = last_chars(before, 200).rsplit('\n').next().unwrap_or_default();
     let mut words = line.split_whitespace();
     let key = words.next();
     !(words.next().is_none()
