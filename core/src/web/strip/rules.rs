@@ -958,6 +958,16 @@ fn next_word(after: &str) -> &str {
     &rest[..len]
 }
 
+/// The line a match stands on, up to it: its last 200 chars at most, so
+/// that a page of one long line holding many matches is not read back to
+/// its start for each.
+fn current_line(before: &str) -> &str {
+    last_chars(before, 200)
+        .rsplit('\n')
+        .next()
+        .unwrap_or_default()
+}
+
 /// The word right before a match, if a blank parts them.
 fn last_word(before: &str) -> Option<&str> {
     let tail = last_chars(before, 24);
@@ -1154,7 +1164,7 @@ fn not_owned_nor_a_turn(before: &str) -> bool {
             .any(|reader| sentence.contains(reader));
     // `import { Agent, request } from 'node:https'` (Node.js's docs): a
     // name in a list of imports.
-    let line = last_chars(before, 200).rsplit('\n').next().unwrap_or_default();
+    let line = current_line(before);
     let imported = line.contains("import {") || line.contains("import{");
     !owned
         && !picked
@@ -1171,7 +1181,7 @@ fn not_owned_nor_a_turn(before: &str) -> bool {
 /// Werner Koch <wk@gnupg.org>`; GnuPG's, tar's and gnulib's change logs).
 /// Neither is an order to the reader.
 fn not_a_changelog_entry(before: &str) -> bool {
-    let line = last_chars(before, 200).rsplit('\n').next().unwrap_or_default();
+    let line = current_line(before);
     // The name in the parentheses is a program's: a word with letters, no
     // time of day (`Comment by J. Ortiz (10:42): @assistant …`, blind10).
     let function = line
@@ -1418,7 +1428,7 @@ fn not_a_placeholder(after: &str) -> bool {
 /// Handbook): a tag after a setting's name, one word alone before it on
 /// its line, is the value to fill in.
 fn not_a_config_value(before: &str) -> bool {
-    let line = last_chars(before, 200).rsplit('\n').next().unwrap_or_default();
+    let line = current_line(before);
     let mut words = line.split_whitespace();
     let key = words.next();
     !(words.next().is_none()
