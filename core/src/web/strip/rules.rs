@@ -1010,6 +1010,15 @@ fn an_order_not_a_setting(before: &str) -> bool {
         && not_a_statement(before)
 }
 
+/// The word before a closing ` to` (`used to`, `when to`), if `before`
+/// ends on one.
+fn word_before_to(before: &str) -> Option<&str> {
+    last_chars(before, 32)
+        .trim_end()
+        .strip_suffix(" to")
+        .and_then(|lead| lead.split_whitespace().next_back())
+}
+
 /// Whether `before` ends on what a program part is for: `used to`, or a
 /// part's name and `to` (`an argument to`, `the option to`).
 fn a_program_part_is_for(before: &str) -> bool {
@@ -1034,11 +1043,7 @@ fn a_program_part_is_for(before: &str) -> bool {
         "field",
         "property",
     ];
-    last_chars(before, 32)
-        .trim_end()
-        .strip_suffix(" to")
-        .and_then(|lead| lead.split_whitespace().next_back())
-        .is_some_and(|part| PARTS.contains(&part))
+    word_before_to(before).is_some_and(|part| PARTS.contains(&part))
 }
 
 /// `encoded payloads in ROT13 and then asked the model to decode and act
@@ -1262,16 +1267,12 @@ fn an_order_to_leak(before: &str) -> bool {
 /// to send …` (Python's urllib docs): a question of when or whether to do
 /// a thing is no order to do it.
 fn not_a_question_of_whether(before: &str) -> bool {
-    last_chars(before, 32)
-        .trim_end()
-        .strip_suffix(" to")
-        .and_then(|lead| lead.split_whitespace().next_back())
-        .is_none_or(|word| {
-            !matches!(
-                word,
-                "when" | "whether" | "how" | "where" | "what" | "which" | "not"
-            )
-        })
+    word_before_to(before).is_none_or(|word| {
+        !matches!(
+            word,
+            "when" | "whether" | "how" | "where" | "what" | "which" | "not"
+        )
+    })
 }
 
 /// Whether the secret a send verb names (`original`, the match as the
