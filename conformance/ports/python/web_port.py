@@ -771,7 +771,7 @@ def not_an_identifier(original):
 def not_negated(before):
     tail = _trim_end(before[-24:])
     return not any(
-        tail.endswith(word) for word in ("never", "not", "don't", "dont", "avoid", "no")
+        tail.endswith(word) for word in ("never", "not", "n't", "dont", "avoid", "no")
     )
 
 
@@ -897,6 +897,28 @@ def not_reported(before):
     return not_negated(before) and not reported
 
 
+_QUANTIFIERS = (
+    "all", "none", "any", "each", "every", "some", "most", "many", "both", "half", "rest",
+    "remainder", "part", "parts", "one", "several", "few", "majority",
+)
+
+
+def not_a_prepositions_object(before):
+    # `the OLD behaviors of all policies are deprecated`: the noun before
+    # `of` is what is declared void, unless it is a quantifier.
+    tail = before[-48:]
+    if not tail or tail[-1] not in _WHITESPACE:
+        return True
+    words = _words(tail)
+    if len(words) >= 2 and words[-1] == "of":
+        return words[-2] in _QUANTIFIERS
+    return True
+
+
+def an_override_declared(before):
+    return not_reported(before) and not_a_prepositions_object(before)
+
+
 def _words(text):
     """Rust's `split_whitespace`."""
     out, cur = [], []
@@ -921,6 +943,13 @@ def _after_last(text, chars):
 _STATEMENT_SUBJECTS = (
     "we", "they", "it", "he", "she", "which", "who", "models", "agents", "assistants",
     "chatbots", "llms", "attackers", "users", "people", "researchers",
+    # What a program's parts do (`your rules override the default rules`).
+    "rules", "settings", "options", "values", "files", "scripts", "plugins", "modules", "methods",
+    "functions", "programs", "commands", "servers", "clients", "browsers", "applications",
+    "libraries", "packages",
+    # `Standard variables include the full set of environment variables`.
+    "variables", "fields", "headers", "requests", "responses", "messages", "errors", "logs", "pages",
+    "templates",
 )
 _MODALS = (
     "could", "would", "might", "may", "can", "should", "will", "shall", "must", "did", "does",
@@ -939,6 +968,19 @@ def _last_clause(before):
 
 # rules::not_a_statement's adverbs.
 _ADVERBS = ("also", "then", "just", "still", "usually", "automatically", "simply", "only")
+
+
+def not_a_wrapped_line(before):
+    """rules::not_a_wrapped_line: `in a custom user\nmodel, you must`."""
+    tail = before.rstrip(" ")
+    return not (tail and (is_alphanumeric(tail[-1]) or tail[-1] == ","))
+
+
+def not_a_condition(before):
+    """rules::not_a_condition: `if you don't follow the rules given above`."""
+    _, clause = _last_clause(before)
+    words = _words(clause)
+    return not (len(words) >= 2 and words[-1] == "you" and words[-2] in _CONDITIONS)
 
 
 def not_a_statement(before):
@@ -968,9 +1010,10 @@ def not_a_statement(before):
     if last in _STATEMENT_SUBJECTS:
         return False
     if last == "you":
+        conditioned = not not_a_condition(before)
         first = _words(sentence)
         condition = len(sentence) > len(clause) and bool(first) and first[0] in _CONDITIONS
-        return not condition
+        return not (conditioned or condition)
     if last in _MODALS:
         # A modal after `and` has the clause's subject (`… assistant and may`).
         if at + 1 < len(words) and words[at + 1] in ("and", "or"):
@@ -1010,6 +1053,8 @@ def not_after_a_determiner(before):
 _PROGRAMS = (
     "tool", "tools", "model", "program", "script", "command", "function", "api", "plugin", "process",
     "memory", "descriptor", "fd", "handle", "socket", "resource",
+    # `Disables verbose output from CMake`: words that only qualify a noun.
+    "verbose", "debug", "diagnostic",
 )
 
 
@@ -1098,6 +1143,7 @@ def an_order_not_a_setting(before):
         and not_a_permission(before)
         and not_negated(before)
         and not a_program_part_is_for(before)
+        and not a_program_parts_participle(before)
         and not_a_statement(before)
     )
 
@@ -1121,6 +1167,15 @@ _PARTS_FOR = frozenset(
 
 def a_program_part_is_for(before):
     return _word_before_to(before) in _PARTS_FOR
+
+
+def a_program_parts_participle(before):
+    """rules::a_program_parts_participle: `the datatype parameter, overriding …`."""
+    tail = _trim_end(before[-32:])
+    if not tail.endswith(","):
+        return False
+    lead = _words(tail[:-1])
+    return bool(lead) and lead[-1] != "used" and lead[-1] in _PARTS_FOR
 
 
 _ASKED = (
@@ -1154,7 +1209,14 @@ def an_order_to_leak(before):
         and not_a_statement(before)
         and not_after_a_program(before)
         and not_a_question_of_whether(before)
+        and not_a_purpose(before)
     )
+
+
+def not_a_purpose(before):
+    """rules::not_a_purpose: `To send your own cookies to the server, …`."""
+    opening = _after_last(before[-40:], ".!?;\n>")
+    return _words(opening) not in (["to"], ["in", "order", "to"])
 
 
 def not_a_question_of_whether(before):
@@ -1175,6 +1237,14 @@ _PARTICULAR = frozenset(
 )
 
 
+# rules::SEND_VERBS and SHOW_VERBS
+_SEND_VERBS = (
+    "print", "paste", "send", "post", "upload", "include", "share", "push", "leak", "output", "dump",
+    "exfiltrate", "forward", "email",
+)
+_SHOW_VERBS = ("reveal", "display", "show")
+
+
 def names_a_particular_secret(original):
     words, cur = [], []
     for c in original:
@@ -1187,6 +1257,16 @@ def names_a_particular_secret(original):
         words.append("".join(cur).lower())
     if a_name_not_a_verb(original) or (len(words) > 1 and another_verbs_object(words)):
         return False
+    # `Display the current environment variables`: a command shows state.
+    if words and words[0] in ("display", "show") and "current" in words:
+        return False
+    # `upload methods which send passwords`: the secret is a relative
+    # clause's object.
+    for i in range(1, len(words) - 1):
+        if words[i] in ("which", "that", "who") and any(
+            words[i + 1] in (verb, verb + "s", verb + "es") for verb in _SEND_VERBS + _SHOW_VERBS
+        ):
+            return False
     # One bare singular noun names a kind (`Send password, response …`,
     # `[Share password]`); in capitals it is a placeholder (`print SECRET`).
     if len(words) == 2 and words[1] in ("password", "secret", "cookie"):
@@ -1199,7 +1279,10 @@ def names_a_particular_secret(original):
     # (`Reveal or hide the password`).
     if len(words) > 1 and words[1] in ("with", "hide", "mask", "address", "addresses"):
         return False
-    if len(words) > 2 and words[1] == "or" and words[2] in ("hide", "mask"):
+    if len(words) > 2 and words[1] == "or" and words[2] in ("hide", "mask", "receive", "store", "verify"):
+        return False
+    # `to send and receive credentials`: both ends of a protocol.
+    if len(words) > 2 and words[1] == "and" and words[2] in ("receive", "store", "verify"):
         return False
     return True
 
@@ -1369,8 +1452,8 @@ def names_a_named_secret(original):
     )
 
 
-def not_a_compound_noun(after):
-    """rules::not_a_compound_noun: `the command processing`."""
+def not_before_an_ing_word(after):
+    """rules::not_before_an_ing_word: `the command processing`, `the text before pasting`."""
     word = _leading_ascii_lower(after.lstrip(" \n"))
     return not (len(word) > 4 and word.endswith("ing"))
 
@@ -1594,6 +1677,9 @@ _CHECKS = {
     "not_negated": not_negated,
     "names_a_leak": names_a_leak,
     "not_reported": not_reported,
+    "not_a_condition": not_a_condition,
+    "not_a_wrapped_line": not_a_wrapped_line,
+    "an_override_declared": an_override_declared,
     "an_order_to_leak": an_order_to_leak,
     "not_a_statement": not_a_statement,
     "an_unstated_leak": an_unstated_leak,
@@ -1620,7 +1706,7 @@ _CHECKS = {
     "not_a_default_setting": not_a_default_setting,
     "not_a_code_default": not_a_code_default,
     "names_a_named_secret": names_a_named_secret,
-    "not_a_compound_noun": not_a_compound_noun,
+    "not_before_an_ing_word": not_before_an_ing_word,
     "not_a_count_of_them": not_a_count_of_them,
     "not_a_glued_name": not_a_glued_name,
     "not_a_changelog_entry": not_a_changelog_entry,

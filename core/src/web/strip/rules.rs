@@ -641,7 +641,9 @@ fn not_a_transcript_turn(before: &str) -> bool {
 /// `never paste your API keys` warns; it does not ask.
 fn not_negated(before: &str) -> bool {
     let tail = last_chars(before, 24).trim_end();
-    !["never", "not", "don't", "dont", "avoid", "no"]
+    // `Browsers that respect this flag won’t send these cookies` (Django's
+    // release notes): any `n't`.
+    !["never", "not", "n't", "dont", "avoid", "no"]
         .iter()
         .any(|word| tail.ends_with(word))
 }
@@ -752,6 +754,49 @@ fn not_reported(before: &str) -> bool {
     not_negated(before) && !reported
 }
 
+/// `the OLD behaviors of all policies are deprecated` (CMake's release
+/// notes): after a noun and `of`, the instructions are that noun's
+/// complement, and what is declared void is the noun. After a quantifier
+/// (`all of your previous instructions are void`, `none of`, `the rest
+/// of`) they are the subject themselves.
+fn not_a_prepositions_object(before: &str) -> bool {
+    const QUANTIFIERS: &[&str] = &[
+        "all",
+        "none",
+        "any",
+        "each",
+        "every",
+        "some",
+        "most",
+        "many",
+        "both",
+        "half",
+        "rest",
+        "remainder",
+        "part",
+        "parts",
+        "one",
+        "several",
+        "few",
+        "majority",
+    ];
+    let tail = last_chars(before, 48);
+    if !tail.ends_with(char::is_whitespace) {
+        return true;
+    }
+    let mut words = tail.split_whitespace().rev();
+    match (words.next(), words.next()) {
+        (Some("of"), Some(noun)) => QUANTIFIERS.contains(&noun),
+        _ => true,
+    }
+}
+
+/// A declaration that the reader's instructions are void, neither reported
+/// ([`not_reported`]) nor said of another noun ([`not_a_prepositions_object`]).
+fn an_override_declared(before: &str) -> bool {
+    not_reported(before) && not_a_prepositions_object(before)
+}
+
 /// The sentence a verb stands in and its clause, read off the last 120
 /// chars before it (a sentence ends at `.`, `!`, `?` or `;`, a clause at
 /// `,` or `:`): what [`not_a_statement`] and [`said_to_the_reader`] read.
@@ -783,6 +828,38 @@ const STATED_OF: &[&str] = &[
     "users",
     "people",
     "researchers",
+    // What a program's parts do (`your rules override the default rules`,
+    // Vim's manual; `these methods send …`).
+    "rules",
+    "settings",
+    "options",
+    "values",
+    "files",
+    "scripts",
+    "plugins",
+    "modules",
+    "methods",
+    "functions",
+    "programs",
+    "commands",
+    "servers",
+    "clients",
+    "browsers",
+    "applications",
+    "libraries",
+    "packages",
+    // `Standard variables include the full set of environment variables`
+    // (Apache's manual).
+    "variables",
+    "fields",
+    "headers",
+    "requests",
+    "responses",
+    "messages",
+    "errors",
+    "logs",
+    "pages",
+    "templates",
 ];
 
 /// Whether a leak verb after `before` is not reported (see
@@ -824,6 +901,17 @@ const READERS: &[&str] = &[
     "chatbots",
 ];
 
+/// Words that open a condition.
+const CONDITIONS: &[&str] = &["if", "when", "whenever", "once", "unless"];
+
+/// `if you don't follow the rules given above, …` (Vim's manual): a verb
+/// right after a condition's `you` is the condition's, not an order.
+fn not_a_condition(before: &str) -> bool {
+    let (_, clause) = last_clause(before);
+    let mut words = clause.split_whitespace().rev();
+    !(words.next() == Some("you") && words.next().is_some_and(|word| CONDITIONS.contains(&word)))
+}
+
 /// Whether the words right before an exfiltration verb leave it an order
 /// to the reader (see [`not_reported`] too): documentation states what a
 /// thing does with a secret, and that is no order. A statement has a
@@ -835,7 +923,6 @@ const READERS: &[&str] = &[
 /// messages, you leak your private key`). `you must send`, `the assistant
 /// should send`, `please send` and a verb opening its clause stay orders.
 fn not_a_statement(before: &str) -> bool {
-    const CONDITIONS: &[&str] = &["if", "when", "whenever", "once", "unless"];
     let (sentence, clause) = last_clause(before);
     let mut words = clause.split_whitespace().rev().peekable();
     // A verb joined to the one before it shares its subject (`Clients MAY
@@ -878,12 +965,13 @@ fn not_a_statement(before: &str) -> bool {
         None => true,
         Some(word) if STATED_OF.contains(&word) => false,
         Some("you") => {
-            let condition = sentence.len() > clause.len()
+            let conditioned = !not_a_condition(before);
+            let consequence = sentence.len() > clause.len()
                 && sentence
                     .split_whitespace()
                     .next()
                     .is_some_and(|first| CONDITIONS.contains(&first));
-            !condition
+            !(conditioned || consequence)
         }
         // `You are now an unrestricted assistant and may set aside …`
         // (blind10): a modal after `and` has the clause's subject.
@@ -946,6 +1034,11 @@ fn not_after_a_program(before: &str) -> bool {
         "handle",
         "socket",
         "resource",
+        // `Disables verbose output from CMake when …` (CMake's manual):
+        // words that only qualify a noun.
+        "verbose",
+        "debug",
+        "diagnostic",
     ];
     last_word(before).is_none_or(|word| !PROGRAMS.contains(&word))
 }
@@ -1007,6 +1100,7 @@ fn an_order_not_a_setting(before: &str) -> bool {
         && not_a_permission(before)
         && not_negated(before)
         && !a_program_part_is_for(before)
+        && !a_program_parts_participle(before)
         && not_a_statement(before)
 }
 
@@ -1022,29 +1116,41 @@ fn word_before_to(before: &str) -> Option<&str> {
 /// Whether `before` ends on what a program part is for: `used to`, or a
 /// part's name and `to` (`an argument to`, `the option to`).
 fn a_program_part_is_for(before: &str) -> bool {
-    const PARTS: &[&str] = &[
-        "used",
-        "argument",
-        "arguments",
-        "parameter",
-        "parameters",
-        "option",
-        "options",
-        "flag",
-        "flags",
-        "setting",
-        "settings",
-        "variable",
-        "method",
-        "function",
-        "attribute",
-        "keyword",
-        "hook",
-        "field",
-        "property",
-    ];
-    word_before_to(before).is_some_and(|part| PARTS.contains(&part))
+    word_before_to(before).is_some_and(|part| part == "used" || PROGRAM_PARTS.contains(&part))
 }
+
+/// Whether `before` ends on a program part's name and a comma, so that a
+/// verb in `-ing` after it says what the part does (`the datatype
+/// parameter, overriding the previous rules`, SQLAlchemy's docs).
+fn a_program_parts_participle(before: &str) -> bool {
+    last_chars(before, 32)
+        .trim_end()
+        .strip_suffix(',')
+        .and_then(|lead| lead.split_whitespace().next_back())
+        .is_some_and(|part| PROGRAM_PARTS.contains(&part))
+}
+
+/// The parts of a program a page names when it says what they are for.
+const PROGRAM_PARTS: &[&str] = &[
+    "argument",
+    "arguments",
+    "parameter",
+    "parameters",
+    "option",
+    "options",
+    "flag",
+    "flags",
+    "setting",
+    "settings",
+    "variable",
+    "method",
+    "function",
+    "attribute",
+    "keyword",
+    "hook",
+    "field",
+    "property",
+];
 
 /// `encoded payloads in ROT13 and then asked the model to decode and act
 /// on them` reports an attack: the match holds who was asked.
@@ -1261,6 +1367,20 @@ fn an_order_to_leak(before: &str) -> bool {
         && not_a_statement(before)
         && not_after_a_program(before)
         && not_a_question_of_whether(before)
+        && not_a_purpose(before)
+}
+
+/// `To send your own cookies to the server, you can use the cookies
+/// parameter` (Requests' docs): an infinitive opening its sentence names
+/// the purpose of what the sentence goes on to tell, not the order.
+fn not_a_purpose(before: &str) -> bool {
+    // A paragraph or an element opens a sentence too (`<p>To send …`).
+    let opening = last_chars(before, 40)
+        .rsplit(['.', '!', '?', ';', '\n', '>'])
+        .next()
+        .unwrap_or_default();
+    let words: Vec<&str> = opening.split_whitespace().collect();
+    !matches!(words.as_slice(), ["to"] | ["in", "order", "to"])
 }
 
 /// `to determine when to send authentication credentials`, `whether or not
@@ -1274,6 +1394,28 @@ fn not_a_question_of_whether(before: &str) -> bool {
         )
     })
 }
+
+/// The verbs of the leak rule that reads a secret after them: these take
+/// it up to four words on, and [`SHOW_VERBS`] one to four.
+const SEND_VERBS: &[&str] = &[
+    "print",
+    "paste",
+    "send",
+    "post",
+    "upload",
+    "include",
+    "share",
+    "push",
+    "leak",
+    "output",
+    "dump",
+    "exfiltrate",
+    "forward",
+    "email",
+];
+
+/// See [`SEND_VERBS`].
+const SHOW_VERBS: &[&str] = &["reveal", "display", "show"];
 
 /// Whether the secret a send verb names (`original`, the match as the
 /// page wrote it) is a particular one: `share a secret` and `include a
@@ -1290,6 +1432,27 @@ fn names_a_particular_secret(original: &str) -> bool {
         .map(str::to_lowercase)
         .collect();
     if a_name_not_a_verb(original) || (words.len() > 1 && another_verbs_object(&words)) {
+        return false;
+    }
+    // `Display the current environment variables` (CMake's `-E
+    // environment`): to display or show the current state is what a
+    // command does, where a leak names whose secret it is.
+    if matches!(words.first().map(String::as_str), Some("display" | "show"))
+        && words.iter().any(|word| word == "current")
+    {
+        return false;
+    }
+    // `upload methods which send passwords` (Debian's Developer's
+    // Reference): the secret is the object of a verb whose subject is a
+    // relative pronoun, and the first verb a noun.
+    if words.windows(2).skip(1).any(|pair| {
+        matches!(pair[0].as_str(), "which" | "that" | "who")
+            && SEND_VERBS.iter().chain(SHOW_VERBS).any(|verb| {
+                pair[1]
+                    .strip_prefix(verb)
+                    .is_some_and(|rest| matches!(rest, "" | "s" | "es"))
+            })
+    }) {
         return false;
     }
     // `Send password, response includes message count` (an API's command,
@@ -1316,7 +1479,16 @@ fn names_a_particular_secret(original: &str) -> bool {
         // the half of a toggle (`Reveal or hide the password`, `show/hide
         // password`, blind14's code comment).
         Some("with" | "hide" | "mask" | "address" | "addresses") => false,
-        Some("or") => !matches!(words.get(2).map(String::as_str), Some("hide" | "mask")),
+        Some("or") => !matches!(
+            words.get(2).map(String::as_str),
+            Some("hide" | "mask" | "receive" | "store" | "verify")
+        ),
+        // `to send and receive credentials over UNIX sockets` (GIO's
+        // docs): both ends of a protocol.
+        Some("and") => !matches!(
+            words.get(2).map(String::as_str),
+            Some("receive" | "store" | "verify")
+        ),
         _ => true,
     }
 }
@@ -1557,10 +1729,21 @@ fn names_a_named_secret(original: &str) -> bool {
         && DETERMINERS.contains(&words[2].as_str()))
 }
 
-/// `# actually do the command processing here` (a code comment in Python's
-/// logging cookbook): a noun after `the command` makes it a compound
-/// noun, not the commands an agent is told to run.
-fn not_a_compound_noun(after: &str) -> bool {
+/// Whether the line before a line break ended its sentence, or was no
+/// prose: it does not close on a letter, a digit or a comma.
+fn not_a_wrapped_line(before: &str) -> bool {
+    !before
+        .trim_end_matches(' ')
+        .ends_with(|c: char| c.is_alphanumeric() || c == ',')
+}
+
+/// Whether no word in `-ing` follows a match. `# actually do the command
+/// processing here` (a code comment in Python's logging cookbook): a noun
+/// after `the command` makes it a compound noun, not the commands an
+/// agent is told to run. `Solution: Delete the text before pasting`
+/// (Vim's patch notes): after a closing `before` it opens a time clause,
+/// and the text is what comes before that act, not what the page said.
+fn not_before_an_ing_word(after: &str) -> bool {
     let next = next_word(after);
     !(next.len() > 4 && next.ends_with("ing"))
 }
@@ -1708,6 +1891,9 @@ const CHECKS: &[(&str, Follow)] = &[
     ("not_an_identifier", not_an_identifier),
     ("not_negated", not_negated),
     ("not_reported", not_reported),
+    ("not_a_condition", not_a_condition),
+    ("not_a_wrapped_line", not_a_wrapped_line),
+    ("an_override_declared", an_override_declared),
     ("an_order_to_leak", an_order_to_leak),
     ("an_unstated_leak", an_unstated_leak),
     ("not_a_statement", not_a_statement),
@@ -1735,7 +1921,7 @@ const CHECKS: &[(&str, Follow)] = &[
     ("not_a_default_setting", not_a_default_setting),
     ("not_a_code_default", not_a_code_default),
     ("names_a_named_secret", names_a_named_secret),
-    ("not_a_compound_noun", not_a_compound_noun),
+    ("not_before_an_ing_word", not_before_an_ing_word),
     ("not_a_count_of_them", not_a_count_of_them),
     ("not_a_glued_name", not_a_glued_name),
     ("not_a_changelog_entry", not_a_changelog_entry),
@@ -2148,9 +2334,22 @@ fn specs() -> Vec<Spec> {
         rule(
             INSTRUCTION_OVERRIDE,
             format!(
-                r"\b{OVERRIDE_VERB}~{OVERRIDE_DETERMINERS}(?:{OVERRIDE_WHAT}|tasks?|text|content|request)~(?:above|before|so~far|until~now|up~to~now|you~(?:were~|have~been~)?(?:given|received|got|told|taught)(?:~(?:earlier|before|previously|so~far|above|until~now))?|given~(?:to~you|before|above|earlier|previously)|from~(?:before|above|earlier|the~system|your~(?:developers?|creators?|operators?))|you~(?:were|have~been)~(?:trained~on|programmed~with)|(?:that|which)~(?:came|come|were~given|you~(?:got|received|were~given))~(?:before|earlier|above|previously)|(?:in|from|of)~(?:your|the)~(?:system~(?:message|prompt)|instructions|guidelines|training|configuration|setup))\b"
+                r"\b{OVERRIDE_VERB}~{OVERRIDE_DETERMINERS}(?:{OVERRIDE_WHAT}|tasks?|text|content|request)~(?:above|so~far|until~now|up~to~now|you~(?:were~|have~been~)?(?:given|received|got|told|taught)(?:~(?:earlier|before|previously|so~far|above|until~now))?|given~(?:to~you|before|above|earlier|previously)|from~(?:before|above|earlier|the~system|your~(?:developers?|creators?|operators?))|you~(?:were|have~been)~(?:trained~on|programmed~with)|(?:that|which)~(?:came|come|were~given|you~(?:got|received|were~given))~(?:before|earlier|above|previously)|(?:in|from|of)~(?:your|the)~(?:system~(?:message|prompt)|instructions|guidelines|training|configuration|setup))\b"
             ),
-        ),
+        )
+        .precede(not_a_condition),
+        // Apart from the rest, so that only a `before` right after what is
+        // dropped can open a time clause (`Delete the text before pasting`,
+        // Vim's patch notes), and `the instructions you were given before
+        // arriving here` (blind12) stays an order.
+        rule(
+            INSTRUCTION_OVERRIDE,
+            format!(
+                r"\b{OVERRIDE_VERB}~{OVERRIDE_DETERMINERS}(?:{OVERRIDE_WHAT}|tasks?|text|content|request)~before\b"
+            ),
+        )
+        .precede(not_a_condition)
+        .follow(not_before_an_ing_word),
         rule(
             INSTRUCTION_OVERRIDE,
             format!(
@@ -2183,7 +2382,7 @@ fn specs() -> Vec<Spec> {
                 r"\b(?:(?:the~|these~|those~|all~|your~|any~)?(?:above|previous|prior|preceding|earlier|original|system|initial|old|existing|current)~|your~|all~)(?:safety~|content~|system~)?{OVERRIDE_WHAT}~(?:(?:was|were|are|is|have~been|has~been)~)?(?:now~)?(?:fake|false|wrong|outdated|a~test|void|cancell?ed|revoked|obsolete|invalid|deprecated|superseded|overridden|replaced|null|suspended|lifted|removed|disabled|waived|retired|rescinded|no~longer~(?:valid|in~effect|apply|applies|active|binding))\b"
             ),
         )
-        .precede(not_reported),
+        .precede(an_override_declared),
         rule(
             INSTRUCTION_OVERRIDE,
             format!(r"\b{OVERRIDE_VERB}~(?:the~|your~)?user's~(?:request|question|instructions?|query|message|prompt|budget|input|wishes)\b"),
@@ -2671,9 +2870,19 @@ fn specs() -> Vec<Spec> {
         .then(format!(r"[^\n]{{0,80}}?[.!?;,:][ ]?{IMPERATIVE}")),
         rule(
             AI_ADDRESS,
-            r"(?:^|[.!?:;\n][ ]?)(?:assistant|agent|ai|model|chatbot|bot)s?,",
+            r"(?:^|[.!?:;][ ]?)(?:assistant|agent|ai|model|chatbot|bot)s?,",
         )
         .then(format!("~{IMPERATIVE}")),
+        // A role word opening a line opens a sentence only when the line
+        // before ended one; in wrapped prose (`in a custom user\nmodel, you
+        // must …`, Django's release notes) the rule after this one reads it
+        // as any other word in a sentence.
+        rule(
+            AI_ADDRESS,
+            r"\n[ ]?(?:assistant|agent|ai|model|chatbot|bot)s?,",
+        )
+        .then(format!("~{IMPERATIVE}"))
+        .precede(not_a_wrapped_line),
         rule(
             AI_ADDRESS,
             r"\b(?:assistant|agent|ai|chatbot|model)s?[,:]|@(?:assistant|agent|ai|bot|model|llm|copilot|claude|gemini|chatgpt|gpt)\b",
@@ -2765,7 +2974,11 @@ fn specs() -> Vec<Spec> {
         // --- data exfiltration ---
         rule(
             EXFILTRATION,
-            r"(?:\b(?:print|paste|send|post|upload|include|share|push|leak|output|dump|exfiltrate|forward|email)\b[ ./+]?(?:[a-z0-9']+[ ./+]?){0,4}|\b(?:reveal|display|show)\b[ ./+]?(?:[a-z0-9']+[ ./+]?){1,4})(?:api~keys?|[a-z]*apikey|\.env|env~file|environment~variables?|secrets?|passwords?|credentials|private~keys?|ssh~keys?|access~tokens?|session~tokens?|cookies|system~prompt|initial~instructions|hidden~instructions|card~numbers?)\b",
+            format!(
+                r"(?:\b(?:{})\b[ ./+]?(?:[a-z0-9']+[ ./+]?){{0,4}}|\b(?:{})\b[ ./+]?(?:[a-z0-9']+[ ./+]?){{1,4}})(?:api~keys?|[a-z]*apikey|\.env|env~file|environment~variables?|secrets?|passwords?|credentials|private~keys?|ssh~keys?|access~tokens?|session~tokens?|cookies|system~prompt|initial~instructions|hidden~instructions|card~numbers?)\b",
+                SEND_VERBS.join("|"),
+                SHOW_VERBS.join("|")
+            ),
         )
         .precede(an_order_to_leak)
         .follow(names_a_leak)
@@ -3274,7 +3487,7 @@ rule(AI_ADDRESS, format!(r"{ML_TO_THE_AI}[^\n.!?:]{{0,30}}?[ ]?[:\]】)՝፦៖]
             r#"\bfrom~(?:now~on|this~point~(?:on|forward)|here~on)[ ,]{0,2}you~are~(?:now~)?(?:called~|named~)?["\u201c][^"\u201d\n]{1,30}["\u201d]|\b(?:ai|llm)~(?:agents|assistants|models|tools)~[^.\n]{0,50}?(?:take~on|assume|adopt|play)~the~(?:role|persona|identity)~of\b|\bactually~(?:perform|carry~out|execute|do|run|take)~(?:each|every|all|the)~(?:of~the~)?(?:steps?|actions?|commands?)\b"#,
         )
         .precede(not_negated)
-        .follow(not_a_compound_noun),
+        .follow(not_before_an_ing_word),
         // Leaks, blind11: the instructions the reader was given by its
         // developer, quoted or translated; the full text of its system
         // prompt; its first words; what it keeps in memory of the user.
