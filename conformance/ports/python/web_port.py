@@ -1255,7 +1255,11 @@ def names_a_particular_secret(original):
             cur = []
     if cur:
         words.append("".join(cur).lower())
-    if a_name_not_a_verb(original) or (len(words) > 1 and another_verbs_object(words)):
+    if (
+        a_name_not_a_verb(original)
+        or names_harmless_variables(original)
+        or (len(words) > 1 and another_verbs_object(words))
+    ):
         return False
     # `Display the current environment variables`: a command shows state.
     if words and words[0] in ("display", "show") and "current" in words:
@@ -1278,6 +1282,11 @@ def names_a_particular_secret(original):
     # A verb that is a noun (`an email with …`), or half of a toggle
     # (`Reveal or hide the password`).
     if len(words) > 1 and words[1] in ("with", "hide", "mask", "address", "addresses"):
+        return False
+    # A verb right after it makes it a noun (`The output consists of …`).
+    if len(words) > 1 and words[1] in (
+        "consists", "contains", "includes", "lists", "shows", "is", "are", "was", "has",
+    ):
         return False
     if len(words) > 2 and words[1] == "or" and words[2] in ("hide", "mask", "receive", "store", "verify"):
         return False
@@ -1309,11 +1318,57 @@ def _verb_end(original):
     return len(original)
 
 
+_SECRET_PARTS = ("KEY", "TOKEN", "SECRET", "PASS", "PWD", "CRED", "AUTH", "SESSION", "COOKIE", "PRIVATE")
+
+
+def names_harmless_variables(original):
+    """rules::names_harmless_variables: `Print value of SRC environment variable`."""
+    at = _ascii_lower(original).rfind("environment")
+    if at < 0:
+        return False
+    seen, in_tag = [], False
+    for c in original[:at]:
+        if c == "<":
+            in_tag = True
+        elif c == ">" and in_tag:
+            in_tag = False
+        elif c in "`*" and not in_tag:
+            pass
+        elif not in_tag:
+            seen.append(c)
+    names = 0
+    for word in reversed(_words("".join(seen))):
+        word = word.strip(",")
+        if word in ("and", "or", ""):
+            continue
+        a_name = (
+            len(word) > 1
+            and any("A" <= c <= "Z" for c in word)
+            and all("A" <= c <= "Z" or "0" <= c <= "9" or c == "_" for c in word)
+        )
+        if not a_name:
+            break
+        if any(part in word for part in _SECRET_PARTS):
+            return False
+        names += 1
+    return names > 0
+
+
+def a_leak_not_a_name(original):
+    return not a_name_not_a_verb(original) and not names_harmless_variables(original)
+
+
+def not_clear_text(original):
+    """rules::not_clear_text: `added as clear text before the PEM …`."""
+    words = [w.lower() for w in _alphanumeric_words(original)]
+    return not (len(words) > 1 and words[0] == "clear" and words[1] in ("text", "content"))
+
+
 def a_name_not_a_verb(original):
     """rules::a_name_not_a_verb: `` `EMAIL` ``, `<code>EMAIL</code>`, `name/email`."""
     rest = original[_verb_end(original):]
     return (
-        rest.startswith("</code>")
+        rest.startswith(("</code>", "</span></code>", "</tt>", "</kbd>", "</samp>", "</var>"))
         or rest.startswith("`")
         or (rest.startswith("/") and len(rest) > 1 and is_alphabetic(rest[1]))
     )
@@ -1679,6 +1734,8 @@ _CHECKS = {
     "not_reported": not_reported,
     "not_a_condition": not_a_condition,
     "not_a_wrapped_line": not_a_wrapped_line,
+    "a_leak_not_a_name": a_leak_not_a_name,
+    "not_clear_text": not_clear_text,
     "an_override_declared": an_override_declared,
     "an_order_to_leak": an_order_to_leak,
     "not_a_statement": not_a_statement,

@@ -1431,7 +1431,10 @@ fn names_a_particular_secret(original: &str) -> bool {
         .filter(|word| !word.is_empty())
         .map(str::to_lowercase)
         .collect();
-    if a_name_not_a_verb(original) || (words.len() > 1 && another_verbs_object(&words)) {
+    if a_name_not_a_verb(original)
+        || names_harmless_variables(original)
+        || (words.len() > 1 && another_verbs_object(&words))
+    {
         return false;
     }
     // `Display the current environment variables` (CMake's `-E
@@ -1479,6 +1482,11 @@ fn names_a_particular_secret(original: &str) -> bool {
         // the half of a toggle (`Reveal or hide the password`, `show/hide
         // password`, blind14's code comment).
         Some("with" | "hide" | "mask" | "address" | "addresses") => false,
+        // A verb right after it makes it a noun (`The output consists of
+        // the environment variables`, gettext's envsubst manual).
+        Some(
+            "consists" | "contains" | "includes" | "lists" | "shows" | "is" | "are" | "was" | "has",
+        ) => false,
         Some("or") => !matches!(
             words.get(2).map(String::as_str),
             Some("hide" | "mask" | "receive" | "store" | "verify")
@@ -1493,6 +1501,67 @@ fn names_a_particular_secret(original: &str) -> bool {
     }
 }
 
+/// `Print value of SRC environment variable` (Click's docs), `set the LIB
+/// and INCLUDE environment variables` (cryptography's): variables named in
+/// capitals right before `environment variable`, none of whose names
+/// names a secret. `print the OPENAI_API_KEY environment variable` names
+/// one.
+fn names_harmless_variables(original: &str) -> bool {
+    const SECRET_PARTS: &[&str] = &[
+        "KEY", "TOKEN", "SECRET", "PASS", "PWD", "CRED", "AUTH", "SESSION", "COOKIE", "PRIVATE",
+    ];
+    let Some(at) = original.to_ascii_lowercase().rfind("environment") else {
+        return false;
+    };
+    // The names as a reader sees them: without tags and code quotes.
+    let mut seen = String::new();
+    let mut in_tag = false;
+    for c in original[..at].chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => in_tag = false,
+            '`' | '*' if !in_tag => {}
+            c if !in_tag => seen.push(c),
+            _ => {}
+        }
+    }
+    let mut names = 0;
+    for word in seen.split_whitespace().rev() {
+        let word = word.trim_matches(',');
+        if matches!(word, "and" | "or" | "") {
+            continue;
+        }
+        let a_name = word.len() > 1
+            && word.bytes().any(|b| b.is_ascii_uppercase())
+            && word
+                .bytes()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
+        if !a_name {
+            break;
+        }
+        if SECRET_PARTS.iter().any(|part| word.contains(part)) {
+            return false;
+        }
+        names += 1;
+    }
+    names > 0
+}
+
+/// A leak of environment variables whose verb is no name in code and whose
+/// variables are no harmless names (see [`a_name_not_a_verb`] and
+/// [`names_harmless_variables`]).
+fn a_leak_not_a_name(original: &str) -> bool {
+    !a_name_not_a_verb(original) && !names_harmless_variables(original)
+}
+
+/// `added as clear text before the PEM encoded structure`
+/// (cryptography's docs): `clear text` is plain text, not an order to
+/// clear it.
+fn not_clear_text(original: &str) -> bool {
+    let words = lowercase_words(original);
+    !(words.len() > 1 && words[0] == "clear" && matches!(words[1].as_str(), "text" | "content"))
+}
+
 /// Whether the verb a match opens with is a name the page writes: in code
 /// (`` `EMAIL` ``, `<code>EMAIL</code> environment variables`) or one of a
 /// list of fields (`the author/committer name/email/time environment
@@ -1502,7 +1571,16 @@ fn a_name_not_a_verb(original: &str) -> bool {
         .find(|c: char| !c.is_alphanumeric())
         .unwrap_or(original.len());
     let rest = &original[verb_len..];
-    rest.starts_with("</code>")
+    [
+        "</code>",
+        "</span></code>",
+        "</tt>",
+        "</kbd>",
+        "</samp>",
+        "</var>",
+    ]
+    .iter()
+    .any(|close| rest.starts_with(close))
         || rest.starts_with('`')
         || rest
             .strip_prefix('/')
@@ -1893,6 +1971,8 @@ const CHECKS: &[(&str, Follow)] = &[
     ("not_reported", not_reported),
     ("not_a_condition", not_a_condition),
     ("not_a_wrapped_line", not_a_wrapped_line),
+    ("a_leak_not_a_name", a_leak_not_a_name),
+    ("not_clear_text", not_clear_text),
     ("an_override_declared", an_override_declared),
     ("an_order_to_leak", an_order_to_leak),
     ("an_unstated_leak", an_unstated_leak),
@@ -2337,7 +2417,8 @@ fn specs() -> Vec<Spec> {
                 r"\b{OVERRIDE_VERB}~{OVERRIDE_DETERMINERS}(?:{OVERRIDE_WHAT}|tasks?|text|content|request)~(?:above|so~far|until~now|up~to~now|you~(?:were~|have~been~)?(?:given|received|got|told|taught)(?:~(?:earlier|before|previously|so~far|above|until~now))?|given~(?:to~you|before|above|earlier|previously)|from~(?:before|above|earlier|the~system|your~(?:developers?|creators?|operators?))|you~(?:were|have~been)~(?:trained~on|programmed~with)|(?:that|which)~(?:came|come|were~given|you~(?:got|received|were~given))~(?:before|earlier|above|previously)|(?:in|from|of)~(?:your|the)~(?:system~(?:message|prompt)|instructions|guidelines|training|configuration|setup))\b"
             ),
         )
-        .precede(not_a_condition),
+        .precede(not_a_condition)
+        .original(not_clear_text),
         // Apart from the rest, so that only a `before` right after what is
         // dropped can open a time clause (`Delete the text before pasting`,
         // Vim's patch notes), and `the instructions you were given before
@@ -2349,7 +2430,8 @@ fn specs() -> Vec<Spec> {
             ),
         )
         .precede(not_a_condition)
-        .follow(not_before_an_ing_word),
+        .follow(not_before_an_ing_word)
+        .original(not_clear_text),
         rule(
             INSTRUCTION_OVERRIDE,
             format!(
@@ -2990,7 +3072,8 @@ fn specs() -> Vec<Spec> {
         // `With proxy-chain-auth it will also forward the credentials to the
         // next proxy` (Apache's manual) states what a program does.
         .precede(an_order_to_leak)
-        .follow(names_a_leak),
+        .follow(names_a_leak)
+        .original(a_leak_not_a_name),
         // --- other languages: override, persona, leak, exfiltration ---
         // Three words of one sentence, in the orders the languages use:
         // an override verb, `previous` and `instructions`. An override of
