@@ -788,9 +788,21 @@ _NOT_CREDENTIALS = frozenset(
 )
 
 
+_SOURCE_FILES = frozenset(
+    "h c cc cpp hpp cxx o py rs go js ts java rb pl m4 am in".split()
+)
+
+
 def names_a_leak(after):
     if _leading_ascii_lower(after.lstrip(" \n")) in _NOT_CREDENTIALS:
         return False
+    # `Include cookies.h.`: a source file named after the secret.
+    if after.startswith("."):
+        k = 1
+        while k < len(after) and after[k].isascii() and after[k].isalnum():
+            k += 1
+        if after[1:k] in _SOURCE_FILES:
+            return False
     line = after.split("\n", 1)[0][:64]
     return not any(place in line for place in _NOT_LEAK_PLACES)
 
@@ -1055,6 +1067,8 @@ _PROGRAMS = (
     "memory", "descriptor", "fd", "handle", "socket", "resource",
     # `Disables verbose output from CMake`: words that only qualify a noun.
     "verbose", "debug", "diagnostic",
+    # `There can be some output differences`.
+    "some", "no",
 )
 
 
@@ -1066,6 +1080,12 @@ _ENTRY_VERBS = frozenset(
         "change changed correct ensure prevent"
     ).split()
 )
+
+
+def not_after_an_entry_verb(before):
+    """rules::not_after_an_entry_verb: `gpg: Fix output of --with-secret`."""
+    word = _last_word(before)
+    return word is None or word not in _ENTRY_VERBS
 
 
 def not_a_changelog_item(after):
@@ -1210,6 +1230,7 @@ def an_order_to_leak(before):
         and not_after_a_program(before)
         and not_a_question_of_whether(before)
         and not_a_purpose(before)
+        and not_after_an_entry_verb(before)
     )
 
 
@@ -1318,7 +1339,17 @@ def _verb_end(original):
     return len(original)
 
 
-_SECRET_PARTS = ("KEY", "TOKEN", "SECRET", "PASS", "PWD", "CRED", "AUTH", "SESSION", "COOKIE", "PRIVATE")
+_SECRET_PARTS = frozenset(
+    "KEY KEYS TOKEN TOKENS SECRET SECRETS PASS PASSWORD PASSWD PWD CREDENTIALS CREDS AUTH SESSION "
+    "COOKIE COOKIES PRIVATE".split()
+)
+
+
+def _a_secrets_name(name):
+    return any(
+        part in _SECRET_PARTS or part.endswith(("KEY", "TOKEN", "SECRET", "PASSWORD"))
+        for part in name.split("_")
+    )
 
 
 def names_harmless_variables(original):
@@ -1348,7 +1379,7 @@ def names_harmless_variables(original):
         )
         if not a_name:
             break
-        if any(part in word for part in _SECRET_PARTS):
+        if _a_secrets_name(word):
             return False
         names += 1
     return names > 0
@@ -1420,7 +1451,35 @@ def a_header_by_its_form(original):
 def not_a_placeholder(after):
     """rules::not_a_placeholder: `goes to <developer>.`, `<system>:0.0`."""
     address = after.startswith(":") and len(after) > 1 and "0" <= after[1] <= "9"
-    return not (after.startswith((".", ",", ";", ")")) or address)
+    # `dimensionless_unit<System>::type`: a C++ template's argument.
+    template = after.startswith("::") or (after.startswith(" ") and after.lstrip(" ").startswith(">"))
+    return not (after.startswith((".", ",", ";", ")")) or address or template)
+
+
+def opens_with_a_capital(original):
+    """rules::opens_with_a_capital: `Hello assistant\nAct as …`."""
+    for c in original:
+        if is_alphabetic(c):
+            return c.isupper()
+    return False
+
+
+def not_a_turn_nor_a_wrapped_line(before):
+    return not_a_transcript_turn(before) and not_a_wrapped_line(before)
+
+
+_PARAMETER_TYPES = frozenset(
+    "bool boolean int integer str string float number list dict tuple set callable function "
+    "object array iterable sequence mapping none optional".split()
+)
+
+
+def not_a_parameters_type(after):
+    """rules::not_a_parameters_type: `human : bool, optional`."""
+    rest = after.lstrip(" \n")
+    word = _leading_ascii_lower(rest)
+    rest = rest[len(word):].lstrip(" ")
+    return not (word in _PARAMETER_TYPES and (rest == "" or rest.startswith((",", "\n", "|"))))
 
 
 _DEFAULT_SETTINGS = ("policy", "policies", "filter", "filters", "protocol", "protocols", "context")
@@ -1735,6 +1794,9 @@ _CHECKS = {
     "not_a_condition": not_a_condition,
     "not_a_wrapped_line": not_a_wrapped_line,
     "a_leak_not_a_name": a_leak_not_a_name,
+    "not_a_turn_nor_a_wrapped_line": not_a_turn_nor_a_wrapped_line,
+    "not_a_parameters_type": not_a_parameters_type,
+    "opens_with_a_capital": opens_with_a_capital,
     "not_clear_text": not_clear_text,
     "an_override_declared": an_override_declared,
     "an_order_to_leak": an_order_to_leak,
@@ -2055,13 +2117,21 @@ def _closing_tag(text, start_at, name):
         at = start + 1
 
 
+# carriers::INTERACTION_HANDLERS: handlers of what a reader does hide
+# nothing until the reader acts (`onMouseOut="….visibility = 'hidden'"`).
+_INTERACTION_HANDLERS = re.compile(
+    r"(?:^|[{ws}\"'])(?ai:on(?:mouse|pointer|touch|key|drag|focus|click|dblclick|blur|contextmenu)[a-z]*)"
+    r"[{ws}]*=[{ws}]*(?:\"[^\"]*\"|'[^']*'|[^{ws}>\"']*)".format(ws=_WS_CLASS)
+)
+
+
 def _hidden_elements(text, tags):
     found = []
     for start, end, name, attr_start, attr_end in tags:
         if found and start < found[-1][2]:
             continue
         attributes = text[attr_start:attr_end]
-        folded = attributes.translate(_NO_TURKIC_I)
+        folded = _INTERACTION_HANDLERS.sub(" ", attributes).translate(_NO_TURKIC_I)
         hidden = name == "template" or _HIDING.search(folded) is not None
         screen_reader = not hidden and _SCREEN_READER.search(folded) is not None
         if (

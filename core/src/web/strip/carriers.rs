@@ -182,6 +182,23 @@ static HIDING: LazyLock<Regex> = LazyLock::new(|| {
     .expect("the hiding-attribute pattern is a valid regex")
 });
 
+/// Handlers of what a reader does (pointing, clicking, typing, focusing)
+/// with their values: a style they set (`onMouseOut="….style.visibility =
+/// 'hidden'"`, Erlang's docs, on every function's heading) hides nothing
+/// until the reader acts, so the element is shown. `onload` and other
+/// handlers that run unasked are kept and read.
+static INTERACTION_HANDLERS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?:^|[\s"'])(?i-u:on(?:mouse|pointer|touch|key|drag|focus|click|dblclick|blur|contextmenu)[a-z]*)\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>"']*)"#,
+    )
+    .expect("the interaction-handler pattern is a valid regex")
+});
+
+/// `attributes` without [`INTERACTION_HANDLERS`], each replaced by a space.
+fn shown_before_any_action(attributes: &str) -> std::borrow::Cow<'_, str> {
+    INTERACTION_HANDLERS.replace_all(attributes, " ")
+}
+
 /// Classes that hide an element from sight and leave it to screen readers.
 static SCREEN_READER: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"(?i)(?:^|[\s"'])(?:sr-only|visually-hidden|screen-reader-text)(?:[\s"']|$)"#)
@@ -241,8 +258,13 @@ pub fn hidden_elements(text: &str, tags: &[OpeningTag]) -> Vec<Carrier> {
         let attributes = &text[tag.attributes.clone()];
         // A template's content is never rendered.
         let may_hide = may_hide(attributes);
-        let hidden = tag.name() == "template" || (may_hide && HIDING.is_match(attributes));
-        let screen_reader = !hidden && may_hide && SCREEN_READER.is_match(attributes);
+        let shown = if may_hide {
+            shown_before_any_action(attributes)
+        } else {
+            std::borrow::Cow::Borrowed(attributes)
+        };
+        let hidden = tag.name() == "template" || (may_hide && HIDING.is_match(&shown));
+        let screen_reader = !hidden && may_hide && SCREEN_READER.is_match(&shown);
         if !(hidden || screen_reader)
             || VOID_ELEMENTS.contains(&tag.name())
             || attributes.trim_end().ends_with('/')

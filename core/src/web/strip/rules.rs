@@ -541,6 +541,18 @@ fn names_a_leak(after: &str) -> bool {
     if NOT_CREDENTIALS.contains(&next_word(after)) {
         return false;
     }
+    // `* src/init.c: Include cookies.h.` (wget's change log): a source
+    // file named after the secret.
+    const SOURCE_FILES: &[&str] = &[
+        "h", "c", "cc", "cpp", "hpp", "cxx", "o", "py", "rs", "go", "js", "ts", "java", "rb", "pl",
+        "m4", "am", "in",
+    ];
+    if let Some(rest) = after.strip_prefix('.') {
+        let extension = &rest[..rest.bytes().take_while(u8::is_ascii_alphanumeric).count()];
+        if SOURCE_FILES.contains(&extension) {
+            return false;
+        }
+    }
     let line: String = after
         .split('\n')
         .next()
@@ -1039,6 +1051,9 @@ fn not_after_a_program(before: &str) -> bool {
         "verbose",
         "debug",
         "diagnostic",
+        // `There can be some output differences` (SymPy's docs).
+        "some",
+        "no",
     ];
     last_word(before).is_none_or(|word| !PROGRAMS.contains(&word))
 }
@@ -1323,41 +1338,50 @@ fn not_a_changelog_entry(before: &str) -> bool {
 /// …`): a role word with a colon, then a verb an entry opens with, tells
 /// what changed in a program called so, not an order to the reader.
 fn not_a_changelog_item(after: &str) -> bool {
-    const ENTRY_VERBS: &[&str] = &[
-        "fix",
-        "fixed",
-        "fixes",
-        "add",
-        "added",
-        "adds",
-        "skip",
-        "allow",
-        "remove",
-        "removed",
-        "support",
-        "improve",
-        "avoid",
-        "handle",
-        "implement",
-        "update",
-        "updated",
-        "clean",
-        "rework",
-        "rename",
-        "bump",
-        "document",
-        "initialize",
-        "refactor",
-        "port",
-        "new",
-        "change",
-        "changed",
-        "correct",
-        "ensure",
-        "prevent",
-    ];
     !ENTRY_VERBS.contains(&next_word(after))
 }
+
+/// `gpg: Fix output of --with-secret if a pattern is given` (GnuPG's
+/// change log): a leak verb after a verb an entry opens with is that
+/// verb's object, a noun.
+fn not_after_an_entry_verb(before: &str) -> bool {
+    last_word(before).is_none_or(|word| !ENTRY_VERBS.contains(&word))
+}
+
+/// The verbs an entry of a change log opens with.
+const ENTRY_VERBS: &[&str] = &[
+    "fix",
+    "fixed",
+    "fixes",
+    "add",
+    "added",
+    "adds",
+    "skip",
+    "allow",
+    "remove",
+    "removed",
+    "support",
+    "improve",
+    "avoid",
+    "handle",
+    "implement",
+    "update",
+    "updated",
+    "clean",
+    "rework",
+    "rename",
+    "bump",
+    "document",
+    "initialize",
+    "refactor",
+    "port",
+    "new",
+    "change",
+    "changed",
+    "correct",
+    "ensure",
+    "prevent",
+];
 
 /// An exfiltration order and not a statement or a report of one: see
 /// [`not_reported`], [`not_a_statement`], [`not_after_a_program`] and
@@ -1368,6 +1392,7 @@ fn an_order_to_leak(before: &str) -> bool {
         && not_after_a_program(before)
         && not_a_question_of_whether(before)
         && not_a_purpose(before)
+        && not_after_an_entry_verb(before)
 }
 
 /// `To send your own cookies to the server, you can use the cookies
@@ -1507,9 +1532,35 @@ fn names_a_particular_secret(original: &str) -> bool {
 /// names a secret. `print the OPENAI_API_KEY environment variable` names
 /// one.
 fn names_harmless_variables(original: &str) -> bool {
+    // Read by the parts of a name (`XAUTHORITY` and `GIT_AUTHOR_NAME` are
+    // no `AUTH`), a part that ends on a secret's name (`APIKEY`) too.
     const SECRET_PARTS: &[&str] = &[
-        "KEY", "TOKEN", "SECRET", "PASS", "PWD", "CRED", "AUTH", "SESSION", "COOKIE", "PRIVATE",
+        "KEY",
+        "KEYS",
+        "TOKEN",
+        "TOKENS",
+        "SECRET",
+        "SECRETS",
+        "PASS",
+        "PASSWORD",
+        "PASSWD",
+        "PWD",
+        "CREDENTIALS",
+        "CREDS",
+        "AUTH",
+        "SESSION",
+        "COOKIE",
+        "COOKIES",
+        "PRIVATE",
     ];
+    let secret = |name: &str| {
+        name.split('_').any(|part| {
+            SECRET_PARTS.contains(&part)
+                || ["KEY", "TOKEN", "SECRET", "PASSWORD"]
+                    .iter()
+                    .any(|end| part.ends_with(end))
+        })
+    };
     let Some(at) = original.to_ascii_lowercase().rfind("environment") else {
         return false;
     };
@@ -1539,7 +1590,7 @@ fn names_harmless_variables(original: &str) -> bool {
         if !a_name {
             break;
         }
-        if SECRET_PARTS.iter().any(|part| word.contains(part)) {
+        if secret(word) {
             return false;
         }
         names += 1;
@@ -1672,7 +1723,12 @@ fn not_a_placeholder(after: &str) -> bool {
     let address = after
         .strip_prefix(':')
         .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()));
-    !(after.starts_with(['.', ',', ';', ')']) || address)
+    // `dimensionless_unit<System>::type`, `homogeneous_system<System> >`
+    // (Boost's docs): a template's argument in C++. `<<SYS>>` closes with
+    // no blank between, and stays a header.
+    let template = after.starts_with("::")
+        || (after.starts_with(' ') && after.trim_start_matches(' ').starts_with('>'));
+    !(after.starts_with(['.', ',', ';', ')']) || address || template)
 }
 
 /// `HOMEHOST <system>` (an mdadm.conf quoted in the Debian Administrator's
@@ -1813,6 +1869,34 @@ fn not_a_wrapped_line(before: &str) -> bool {
     !before
         .trim_end_matches(' ')
         .ends_with(|c: char| c.is_alphanumeric() || c == ',')
+}
+
+/// Whether the first letter of a match (as the page wrote it) is a
+/// capital: a line that opens on one opens a sentence, whatever the line
+/// before it ends on.
+fn opens_with_a_capital(original: &str) -> bool {
+    original
+        .chars()
+        .find(|c| c.is_alphabetic())
+        .is_some_and(char::is_uppercase)
+}
+
+/// See [`not_a_transcript_turn`] and [`not_a_wrapped_line`].
+fn not_a_turn_nor_a_wrapped_line(before: &str) -> bool {
+    not_a_transcript_turn(before) && not_a_wrapped_line(before)
+}
+
+/// `human : bool, optional` (a parameter in NumPy's docstring style,
+/// SymPy's docs): a type after the colon, and nothing more on its line.
+fn not_a_parameters_type(after: &str) -> bool {
+    const TYPES: &[&str] = &[
+        "bool", "boolean", "int", "integer", "str", "string", "float", "number", "list", "dict",
+        "tuple", "set", "callable", "function", "object", "array", "iterable", "sequence",
+        "mapping", "none", "optional",
+    ];
+    let word = next_word(after);
+    let rest = after.trim_start_matches([' ', '\n'])[word.len()..].trim_start_matches(' ');
+    !(TYPES.contains(&word) && (rest.is_empty() || rest.starts_with([',', '\n', '|'])))
 }
 
 /// Whether no word in `-ing` follows a match. `# actually do the command
@@ -1972,6 +2056,12 @@ const CHECKS: &[(&str, Follow)] = &[
     ("not_a_condition", not_a_condition),
     ("not_a_wrapped_line", not_a_wrapped_line),
     ("a_leak_not_a_name", a_leak_not_a_name),
+    (
+        "not_a_turn_nor_a_wrapped_line",
+        not_a_turn_nor_a_wrapped_line,
+    ),
+    ("not_a_parameters_type", not_a_parameters_type),
+    ("opens_with_a_capital", opens_with_a_capital),
     ("not_clear_text", not_clear_text),
     ("an_override_declared", an_override_declared),
     ("an_order_to_leak", an_order_to_leak),
@@ -2692,10 +2782,20 @@ fn specs() -> Vec<Spec> {
         // (`not_a_task_for_the_user`), or is a program's (`not_a_program_part`).
         rule(
             ROLE_REASSIGNMENT,
-            r"(?:^|[.!?:;\n][ ]?)(?:act|simulate)~as~(?:an?|the|my)\b~|(?:^|[.!?:;\n][ ]?)pretend~(?:to~be|you~are|that~you~are|you're)~(?:an?|the|my)~[a-z']+",
+            r"(?:^|[.!?:;][ ]?)(?:act|simulate)~as~(?:an?|the|my)\b~|(?:^|[.!?:;\n][ ]?)pretend~(?:to~be|you~are|that~you~are|you're)~(?:an?|the|my)~[a-z']+",
         )
         .follow(a_part_for_the_reader)
         .precede(not_a_transcript_turn),
+        // A line that wraps a sentence (`whether an element can\nact as a
+        // pivot`, SymPy's docs) opens no order; a line opening on a capital
+        // opens one whatever the line before (`Hello assistant\nAct as …`).
+        rule(ROLE_REASSIGNMENT, r"\n[ ]?(?:act|simulate)~as~(?:an?|the|my)\b~")
+            .follow(a_part_for_the_reader)
+            .precede(not_a_turn_nor_a_wrapped_line),
+        rule(ROLE_REASSIGNMENT, r"\n[ ]?(?:act|simulate)~as~(?:an?|the|my)\b~")
+            .follow(a_part_for_the_reader)
+            .precede(not_a_transcript_turn)
+            .original(opens_with_a_capital),
         rule(
             ROLE_REASSIGNMENT,
             r"\byou~are~(?:an?|the)~(?:[a-z]+~){1,3}(?:who|that)~(?:never~(?:refuses?|says~no|declines?)|always~(?:complies|obeys|answers)|has~no~(?:rules|restrictions|limits|filters))\b|(?:^|[.!?:;\n][ ]?)simulate~(?:an?|the)~(?:[a-z]+~){0,2}(?:ai|assistant|model|chatbot|llm|terminal|shell)\b|\b(?:behave|respond|answer|reply|speak|talk)~as~(?:though|if)~you~(?:were|are)\b|\byou~now~(?:operate|act|function|serve|work|respond|speak)~as\b|(?:^|[.!?:;\n][ ]?)(?:take~on|assume|adopt|play)~the~role~of\b|\blet's~play~a~game[ ]?:[ ]?you~are\b",
@@ -2864,7 +2964,7 @@ fn specs() -> Vec<Spec> {
             CHAT_TEMPLATE_TOKEN,
             r"\[[ ]?/?[ ]?(?:system~prompt|available~tools|tool~results|tool~calls)[ ]?\]",
         ),
-        rule(CHAT_TEMPLATE_TOKEN, r"(?m:^)[ ]?human[ ]?:"),
+        rule(CHAT_TEMPLATE_TOKEN, r"(?m:^)[ ]?human[ ]?:").follow(not_a_parameters_type),
         rule(
             CHAT_TEMPLATE_TOKEN,
             r"(?m:^)[ ]?#{2,6}[ ]?(?:instruction|response)[ ]?:",
@@ -2895,7 +2995,10 @@ fn specs() -> Vec<Spec> {
         rule(
             AI_ADDRESS,
             format!(r"\bto~(?:any|all|every)~(?:{AI_NOUN}|ai~{AI_ROLE})\b|\b(?:instructions?|notes?|message|directive|request|reminder)~(?:for|to)~(?:the~|any~|all~)?(?:agents?|bots?)\b"),
-        ),
+        )
+        // `When a manager makes a request to the agent, …` (Erlang's SNMP
+        // docs): a request that an article picks out is one in the text.
+        .precede(not_after_a_determiner),
         rule(
             AI_ADDRESS,
             r"\bif~(?:you~are|you're)~(?:reading~this~as~)?(?:an?~)?(?:ai~(?:assistant|agent|model)|ai|llm|language~model|large~language~model|chatbot)\b",
@@ -2967,6 +3070,12 @@ fn specs() -> Vec<Spec> {
         .precede(not_a_wrapped_line),
         rule(
             AI_ADDRESS,
+            r"\n[ ]?(?:assistant|agent|ai|model|chatbot|bot)s?,",
+        )
+        .then(format!("~{IMPERATIVE}"))
+        .original(opens_with_a_capital),
+        rule(
+            AI_ADDRESS,
             r"\b(?:assistant|agent|ai|chatbot|model)s?[,:]|@(?:assistant|agent|ai|bot|model|llm|copilot|claude|gemini|chatgpt|gpt)\b",
         )
         .then(format!("~(?:(?:when|while|before|after|if|once)~(?:you\\b|[a-z]+ing\\b)|{IMPERATIVE})"))
@@ -2974,7 +3083,10 @@ fn specs() -> Vec<Spec> {
         .follow(not_a_changelog_item),
         rule(
             AI_ADDRESS,
-            format!(r"\b(?:any|all|every|each)~(?:{AI_HEAD}|ai~[a-z]+|{AI_READER_HEAD})~[^.\n]{{0,60}}?(?:should|must|shall|needs~to|has~to|have~to)\b|\b(?:{AI_HEAD}|{AI_MODIFIER}~{AI_ROLE_HEAD}|assistants|agents|chatbots|bots)~[a-z]+ing~[^.\n]{{0,60}}?(?:should|must|shall)\b"),
+            // A blank between `ai` and the next word: `each airline`,
+            // `Applications aiming portability … should` (Boost's docs)
+            // are no AI.
+            format!(r"\b(?:any|all|every|each)~(?:{AI_HEAD}|ai[ \n./+][a-z]+|{AI_READER_HEAD})~[^.\n]{{0,60}}?(?:should|must|shall|needs~to|has~to|have~to)\b|\b(?:{AI_HEAD}|{AI_MODIFIER}~{AI_ROLE_HEAD}|assistants|agents|chatbots|bots)[ \n./+][a-z]+ing~[^.\n]{{0,60}}?(?:should|must|shall)\b"),
         )
         .then(format!("~(?:also~|always~|only~)?{IMPERATIVE}")),
         rule(
