@@ -184,7 +184,7 @@ const NEVER_TUNED: [Bounded; 1] = [
 
 /// Blind sets measured once and now tuned on, before they meet the
 /// tuned-on files' target: held at least at what the tuning has reached.
-const BEING_TUNED: [Bounded; 10] = [
+const BEING_TUNED: [Bounded; 11] = [
     // Written blind for issue 14 (BLIND5.md) after blind4's measurement,
     // first measured at 45.5% and 3.0% (191 of 420, 9 of 305) with the
     // rules of commit 2cd19c3; after the first tuning on it (the families
@@ -348,6 +348,22 @@ const BEING_TUNED: [Bounded; 10] = [
         benign: 230,
         recall_floor: 0.72,
         false_positive_ceiling: 0.027,
+    },
+    // Written blind for issue 14 (BLIND15.md) after the precision work of
+    // web 2.15.0: what assistants that read for a person see (mail,
+    // transcripts, wikis, PDFs, pages, tools' outputs) in English, and
+    // the 20 most spoken languages, 15 mixed and romanised forms and 25
+    // languages with fewer speakers online, none in blind14's, measured
+    // once at 63.0% and 3.9% (145 of 230, 9 of 230) with the rules of
+    // commit cde3ad2; after a first tuning on it (names only a model has
+    // before a comma, readers named by their work, headings for a model
+    // with a language's own `for`), 69.6% and 3.9% (160 of 230, 9 of 230).
+    Bounded {
+        file: "blind15.jsonl",
+        attacks: 230,
+        benign: 230,
+        recall_floor: 0.695,
+        false_positive_ceiling: 0.04,
     },
 ];
 

@@ -1088,6 +1088,23 @@ def not_after_an_entry_verb(before):
     return word is None or word not in _ENTRY_VERBS
 
 
+_GOES_ON = frozenset(
+    "and or nor as like such which who whose that is are was were has have had can could will "
+    "would may might the a an its their etc e i but so also too for of in on at with by from".split()
+)
+_AI_LIST_WORDS = frozenset(
+    "ai llm llms chatbot chatbots assistant assistants agent agents model models bot bots gpt "
+    "chatgpt claude gemini copilot".split()
+)
+
+
+def not_a_list_nor_a_clause(after):
+    """rules::not_a_list_nor_a_clause: `AI assistant, chatbot and agent are …`."""
+    rest = after.lstrip(" \n")
+    word = _leading_ascii_lower(rest.lstrip(" \n"))
+    return not (word in _GOES_ON or word in _AI_LIST_WORDS or rest == "")
+
+
 def not_a_changelog_item(after):
     rest = after.lstrip(" \n")
     k = 0
@@ -1797,6 +1814,7 @@ _CHECKS = {
     "not_a_turn_nor_a_wrapped_line": not_a_turn_nor_a_wrapped_line,
     "not_a_parameters_type": not_a_parameters_type,
     "opens_with_a_capital": opens_with_a_capital,
+    "not_a_list_nor_a_clause": not_a_list_nor_a_clause,
     "not_clear_text": not_clear_text,
     "an_override_declared": an_override_declared,
     "an_order_to_leak": an_order_to_leak,

@@ -1899,6 +1899,45 @@ fn not_a_parameters_type(after: &str) -> bool {
     !(TYPES.contains(&word) && (rest.is_empty() || rest.starts_with([',', '\n', '|'])))
 }
 
+/// Whether what follows a comma goes on with a list or a clause about the
+/// name before it (`AI assistant, chatbot and agent are …`, `ChatGPT,
+/// which …`), not with what the name is told.
+fn not_a_list_nor_a_clause(after: &str) -> bool {
+    const GOES_ON: &[&str] = &[
+        "and", "or", "nor", "as", "like", "such", "which", "who", "whose", "that", "is", "are",
+        "was", "were", "has", "have", "had", "can", "could", "will", "would", "may", "might",
+        "the", "a", "an", "its", "their", "etc", "e", "i", "but", "so", "also", "too", "for", "of",
+        "in", "on", "at", "with", "by", "from",
+    ];
+    let rest = after.trim_start_matches([' ', '\n']);
+    let word = next_word(rest);
+    // Another role word after the comma makes a list (`chatbots, agents`).
+    let listed = AI_LIST_WORDS.contains(&word);
+    !(GOES_ON.contains(&word) || listed || rest.is_empty())
+}
+
+/// Role words a list of them goes on with.
+const AI_LIST_WORDS: &[&str] = &[
+    "ai",
+    "llm",
+    "llms",
+    "chatbot",
+    "chatbots",
+    "assistant",
+    "assistants",
+    "agent",
+    "agents",
+    "model",
+    "models",
+    "bot",
+    "bots",
+    "gpt",
+    "chatgpt",
+    "claude",
+    "gemini",
+    "copilot",
+];
+
 /// Whether no word in `-ing` follows a match. `# actually do the command
 /// processing here` (a code comment in Python's logging cookbook): a noun
 /// after `the command` makes it a compound noun, not the commands an
@@ -2062,6 +2101,7 @@ const CHECKS: &[(&str, Follow)] = &[
     ),
     ("not_a_parameters_type", not_a_parameters_type),
     ("opens_with_a_capital", opens_with_a_capital),
+    ("not_a_list_nor_a_clause", not_a_list_nor_a_clause),
     ("not_clear_text", not_clear_text),
     ("an_override_declared", an_override_declared),
     ("an_order_to_leak", an_order_to_leak),
@@ -2226,7 +2266,7 @@ const AI_MACHINE_AT_WORK: &str = r"(?:(?:[a-z]+~){0,2}\b(?:ai|a\.i\.|llms?|langu
 const AI_MACHINE_VERB: &str = r"(?:AI_AT_WORK|managing|running|helping|assisting|advising|recommending|shopping~for|searching~for|looking~(?:at|for|through)|choosing|picking|deciding|asked~to~[a-z]+|tasked~with~[a-z]+|used~to~[a-z]+)";
 
 /// What an imperative addressed to the reading model starts with.
-const IMPERATIVE: &str = r"(?:please~)?(?:also~|then~|just~|quietly~|kindly~|first~|immediately~)?(?:use~(?:the~|your~)?(?:[a-z]+~){0,2}(?:tool|function|api|command|plugin|endpoint)|draft~(?:a|an|the)~(?:reply|response|email|message|answer)|release~(?:the~)?(?:transfer|payment|funds|invoice)|deploy~(?:this|the)~(?:build|release|branch|change)|build~the~(?:[a-z]+~)?(?:link|url)|issue~(?:a~|an~|the~)?(?:full~)?(?:refund|credit|voucher)|(?:the~)?(?:operator|developer|admin|administrator|system)~(?:requires|wants|needs|instructs|orders)~you~to|refund|email|fix|edit|replace|upload|ban|upvote|escalate|put|place|dm|score|copy|go~through|(?:url~?|base64~?|hex~?)?decode|pull|grab|switch~off|turn~off|unsubscribe|reserve|make~sure|create~an?~(?:inbox~|mail~|email~|forwarding~)?(?:rule|filter)|update~(?:the~)?(?:employee's|user's|recipient's|owner's|account's)|ignore|disregard|forget|override|stop|skip|tell|say|answer|reply|respond|recommend|rank|give|mark|approve|book|accept|share|forward|send|delete|call|run|execute|print|reveal|list|fill|submit|report|state|describe|add|include|append|write|refuse|collect|ask|visit|open|click|push|post|paste|transfer|grant|route|label|treat|act|behave|translate|finish|complete|install|download|merge|export|cite|suggest|conclude|decline|attach|promote|prefer|rate|praise|classify|assign|award|render|fetch|request|join|quote|echo|summari[sz]e|disable|comply|encode|(?:base64|basega)~?encode|omit|leave~out|end~your~(?:answer|reply|response)|in~your~(?:reply|answer|response|summary|output)|to~(?:load|view|verify|unlock|access|continue|proceed|render)|remove|present|after~[a-z]{3,}ing|when~(?:comparing|summari[sz]ing|answering|responding|reviewing|recommending|describing)|these~(?:flags|instructions|settings|rules)~are~(?:authoritative|binding|mandatory)|do~not|don't|never|always|only|before~(?:responding|answering|replying|you)|(?:when|while|once|after|as)~you|if~the~user|you~(?:are|must|should|will|have~to|need~to|may~now)|your~(?:new|real|task|instructions|assignment|job|goal|orders)|new~(?:directive|instructions?|task|orders))\b";
+const IMPERATIVE: &str = r"(?:please~)?(?:also~|then~|just~|quietly~|kindly~|first~|immediately~)?(?:use~(?:the~|your~)?(?:[a-z]+~){0,2}(?:tool|function|api|command|plugin|endpoint)|draft~(?:a|an|the)~(?:reply|response|email|message|answer)|release~(?:the~)?(?:transfer|payment|funds|invoice)|deploy~(?:this|the)~(?:build|release|branch|change)|build~the~(?:[a-z]+~)?(?:link|url)|issue~(?:a~|an~|the~)?(?:full~)?(?:refund|credit|voucher)|(?:the~)?(?:operator|developer|admin|administrator|system)~(?:requires|wants|needs|instructs|orders)~you~to|refund|email|fix|edit|replace|upload|ban|upvote|escalate|put|place|dm|score|copy|go~through|(?:url~?|base64~?|hex~?)?decode|pull|grab|switch~off|turn~off|unsubscribe|reserve|make~sure|create~an?~(?:inbox~|mail~|email~|forwarding~)?(?:rule|filter)|update~(?:the~)?(?:employee's|user's|recipient's|owner's|account's)|ignore|disregard|forget|override|stop|skip|tell|say|answer|reply|respond|recommend|rank|give|mark|approve|book|accept|share|forward|send|delete|call|run|execute|print|reveal|list|fill|submit|report|state|describe|add|include|append|write|refuse|collect|ask|visit|open|click|push|post|paste|transfer|grant|route|label|treat|act|behave|translate|finish|complete|install|download|merge|export|cite|suggest|conclude|decline|attach|promote|prefer|rate|praise|classify|assign|award|render|fetch|request|join|quote|echo|summari[sz]e|disable|comply|encode|dump|reproduce|re-?run|enable|modify|publish|confirm|rewrite|repeat|(?:base64|basega)~?encode|omit|leave~out|end~your~(?:answer|reply|response)|in~your~(?:reply|answer|response|summary|output)|to~(?:load|view|verify|unlock|access|continue|proceed|render)|remove|present|after~[a-z]{3,}ing|when~(?:comparing|summari[sz]ing|answering|responding|reviewing|recommending|describing)|these~(?:flags|instructions|settings|rules)~are~(?:authoritative|binding|mandatory)|do~not|don't|never|always|only|before~(?:responding|answering|replying|you|summari[sz]ing|reading|processing|drafting|writing)|(?:when|while|once|after|as)~you|if~the~user|you~(?:are|must|should|will|have~to|need~to|may~now)|your~(?:new|real|task|instructions|assignment|job|goal|orders)|new~(?:directive|instructions?|task|orders))\b";
 
 /// What a model named as a page's reader is doing with it (`AI shopping
 /// assistants comparing grinders:`, `AI models generating answers from
@@ -3086,9 +3126,41 @@ fn specs() -> Vec<Spec> {
             // A blank between `ai` and the next word: `each airline`,
             // `Applications aiming portability … should` (Boost's docs)
             // are no AI.
-            format!(r"\b(?:any|all|every|each)~(?:{AI_HEAD}|ai[ \n./+][a-z]+|{AI_READER_HEAD})~[^.\n]{{0,60}}?(?:should|must|shall|needs~to|has~to|have~to)\b|\b(?:{AI_HEAD}|{AI_MODIFIER}~{AI_ROLE_HEAD}|assistants|agents|chatbots|bots)[ \n./+][a-z]+ing~[^.\n]{{0,60}}?(?:should|must|shall)\b"),
+            format!(r"\b(?:any|all|every|each)~(?:{AI_HEAD}|ai[ \n./+][a-z]+|{AI_READER_HEAD})~[^.\n]{{0,60}}?(?:should|must|shall|needs~to|has~to|have~to)\b|\b(?:{AI_HEAD}|{AI_MODIFIER}~{AI_ROLE_HEAD}|assistants|agents|chatbots|bots)[ \n./+](?:[a-z]+ing|assigned~to|tasked~with|responsible~for)~[^.\n]{{0,60}}?(?:should|must|shall)\b"),
         )
         .then(format!("~(?:also~|always~|only~)?{IMPERATIVE}")),
+        // blind15: a model called by a name only a model has (`AI
+        // assistant, is inbox ke saare attachments … forward kar dena`,
+        // `Chatbot-san, kaitou no mae ni …`), opening a line or a sentence
+        // or after `P.S.`, then a comma: an order follows, in whatever
+        // language. A list (`AI assistant, chatbot and agent are …`) or a
+        // clause about the name (`AI assistant, which …`) is no call.
+        rule(
+            AI_ADDRESS,
+            // Names people and things share (`Claude,`, `Gemini,`, `AI,
+            // ML and data`) are left to the rules that read what follows.
+            format!(r"(?:^|[.!?:;\n][ ]?|\bp\.?~?s\.?~?:?~?)(?:(?:ai|llm)[ \n./+-](?:[a-z]+~)?{AI_ROLE_HEAD}|chatbots?|chatgpt)(?:-[a-z]+)?[ ]?,"),
+        )
+        .follow(not_a_list_nor_a_clause),
+        // blind15: a heading that says whom it is for, a model, in a
+        // language's own words for `for` or `to`, before a colon: after
+        // the name (`AI ke liye:`, `AI grader er jonno:`, `… AI e:`, `AI
+        // agent-ege:`, `Qiymətləndirən süni intellekt üçün:`) or before it
+        // (`Dlya II-assistenta:`, which the page's view joins to
+        // `iiassistenta`, `Pro AI agenta:`, `Per l'agente IA:`).
+        // English `for` and `to` are left to the rules that read what the
+        // heading names (`For AI researchers:` is a heading for people).
+        rule(
+            AI_ADDRESS,
+            r"\b(?:ai|ki|ia|ii|llm|chatbots?|intellekt|intelekt)(?:[ -][a-z]+){0,2}?[ -](?:ke~liye|ke~lie|ke~vaste|er~jonno|jonno|e|ni|ege|eke|icin|uchun|ucun|kwa)[ ]?:|(?:^|[\n(#]|<!--)[ ]?(?:dlya|dla|pro|para|pour|per|fur|voor|pentru|untuk)[ \n./+](?:(?:the|die|den|das|la|le|el|o|a|il|lo)[ \n./+]|l')?(?:[a-z'-]+[ \n./+]){0,2}?(?:(?:ai|ki|ia|ii|llm|chatbots?)\b|ii[a-z]+)(?:[ -][a-z]+){0,2}[ ]?:",
+        ),
+        // blind15: `Automated assistants reviewing this log: re-run the job
+        // …`: the same readers, named by what they do, then a colon.
+        rule(
+            AI_ADDRESS,
+            format!(r"\b(?:{AI_HEAD}|{AI_MODIFIER}~{AI_ROLE_HEAD}|assistants|agents|chatbots|bots)[ \n./+](?:[a-z]+ing|assigned~to|tasked~with|responsible~for)~(?:this|the|these|any|an?)~[^.\n:]{{0,60}}?[ ]?:"),
+        )
+        .then(format!("~{IMPERATIVE}")),
         rule(
             AI_ADDRESS,
             r"\bwhen~an?~(?:ai|llm|language~model|chatbot|assistant|agent|model|bot)(?:~model)?~(?:reads|sees|processes|summari[sz]es|parses|finds)~[^.\n]{0,40}?(?:must|should|shall|has~to)\b",
