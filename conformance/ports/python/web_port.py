@@ -990,9 +990,12 @@ def not_a_wrapped_line(before):
 
 def not_a_condition(before):
     """rules::not_a_condition: `if you don't follow the rules given above`."""
-    _, clause = _last_clause(before)
+    return not _a_conditions_you(_last_clause(before)[1])
+
+
+def _a_conditions_you(clause):
     words = _words(clause)
-    return not (len(words) >= 2 and words[-1] == "you" and words[-2] in _CONDITIONS)
+    return len(words) >= 2 and words[-1] == "you" and words[-2] in _CONDITIONS
 
 
 def not_a_statement(before):
@@ -1022,7 +1025,7 @@ def not_a_statement(before):
     if last in _STATEMENT_SUBJECTS:
         return False
     if last == "you":
-        conditioned = not not_a_condition(before)
+        conditioned = _a_conditions_you(clause)
         first = _words(sentence)
         condition = len(sentence) > len(clause) and bool(first) and first[0] in _CONDITIONS
         return not (conditioned or condition)
@@ -1186,12 +1189,17 @@ def an_order_not_a_setting(before):
 
 
 def _word_before_to(before):
-    """The word before a closing ` to` in the last 32 chars, if any (what
-    rules::a_program_part_is_for and not_a_question_of_whether read)."""
+    """The word before a closing ` to` (what rules::a_program_part_is_for
+    and not_a_question_of_whether read)."""
+    return _word_before(before, " to")
+
+
+def _word_before(before, closing):
+    """rules::word_before: the word before `closing` in the last 32 chars."""
     tail = _trim_end(before[-32:])
-    if not tail.endswith(" to"):
+    if not tail.endswith(closing):
         return None
-    lead = _words(tail[:-3])
+    lead = _words(tail[: len(tail) - len(closing)])
     return lead[-1] if lead else None
 
 
@@ -1208,11 +1216,8 @@ def a_program_part_is_for(before):
 
 def a_program_parts_participle(before):
     """rules::a_program_parts_participle: `the datatype parameter, overriding …`."""
-    tail = _trim_end(before[-32:])
-    if not tail.endswith(","):
-        return False
-    lead = _words(tail[:-1])
-    return bool(lead) and lead[-1] != "used" and lead[-1] in _PARTS_FOR
+    part = _word_before(before, ",")
+    return part is not None and part != "used" and part in _PARTS_FOR
 
 
 _ASKED = (

@@ -919,9 +919,13 @@ const CONDITIONS: &[&str] = &["if", "when", "whenever", "once", "unless"];
 /// `if you don't follow the rules given above, …` (Vim's manual): a verb
 /// right after a condition's `you` is the condition's, not an order.
 fn not_a_condition(before: &str) -> bool {
-    let (_, clause) = last_clause(before);
+    !a_conditions_you(last_clause(before).1)
+}
+
+/// Whether `clause` ends on a condition's `you` (see [`not_a_condition`]).
+fn a_conditions_you(clause: &str) -> bool {
     let mut words = clause.split_whitespace().rev();
-    !(words.next() == Some("you") && words.next().is_some_and(|word| CONDITIONS.contains(&word)))
+    words.next() == Some("you") && words.next().is_some_and(|word| CONDITIONS.contains(&word))
 }
 
 /// Whether the words right before an exfiltration verb leave it an order
@@ -977,7 +981,7 @@ fn not_a_statement(before: &str) -> bool {
         None => true,
         Some(word) if STATED_OF.contains(&word) => false,
         Some("you") => {
-            let conditioned = !not_a_condition(before);
+            let conditioned = a_conditions_you(clause);
             let consequence = sentence.len() > clause.len()
                 && sentence
                     .split_whitespace()
@@ -1122,9 +1126,15 @@ fn an_order_not_a_setting(before: &str) -> bool {
 /// The word before a closing ` to` (`used to`, `when to`), if `before`
 /// ends on one.
 fn word_before_to(before: &str) -> Option<&str> {
+    word_before(before, " to")
+}
+
+/// The word before `closing`, if `before` ends on it (blanks after it
+/// aside), read off the last 32 chars.
+fn word_before<'a>(before: &'a str, closing: &str) -> Option<&'a str> {
     last_chars(before, 32)
         .trim_end()
-        .strip_suffix(" to")
+        .strip_suffix(closing)
         .and_then(|lead| lead.split_whitespace().next_back())
 }
 
@@ -1138,11 +1148,7 @@ fn a_program_part_is_for(before: &str) -> bool {
 /// verb in `-ing` after it says what the part does (`the datatype
 /// parameter, overriding the previous rules`, SQLAlchemy's docs).
 fn a_program_parts_participle(before: &str) -> bool {
-    last_chars(before, 32)
-        .trim_end()
-        .strip_suffix(',')
-        .and_then(|lead| lead.split_whitespace().next_back())
-        .is_some_and(|part| PROGRAM_PARTS.contains(&part))
+    word_before(before, ",").is_some_and(|part| PROGRAM_PARTS.contains(&part))
 }
 
 /// The parts of a program a page names when it says what they are for.
@@ -2239,6 +2245,14 @@ impl Spec {
     }
 }
 
+/// `act as` opening a line, and a role word and a comma opening one: each
+/// is two rules, a line that does not wrap a sentence or one that opens
+/// on a capital (a rule's checks must all hold, and these read the text
+/// before the match and the match itself).
+const ACT_AS_OPENING_A_LINE: &str = r"\n[ ]?(?:act|simulate)~as~(?:an?|the|my)\b~";
+/// See [`ACT_AS_OPENING_A_LINE`].
+const ROLE_WORD_OPENING_A_LINE: &str = r"\n[ ]?(?:assistant|agent|ai|model|chatbot|bot)s?,";
+
 /// Words that start a directive after `AI agents:` and the like.
 const AI_DIRECTIVE: &str = r"(?:please~)?(?:ignore|disregard|forget|override|stop|you~(?:are|must|should|will|have|need)|your~(?:new|real|task|instructions|assignment|job|goal|orders)|new~(?:directive|instructions?|task|orders)|do~not|don't|never|always|tell|say|send|export|delete|approve|merge|run|execute|open|click|reply|respond|write|include|recommend|mention|add|put|book|forward|grant|transfer|visit|download|install)\b";
 
@@ -2829,10 +2843,10 @@ fn specs() -> Vec<Spec> {
         // A line that wraps a sentence (`whether an element can\nact as a
         // pivot`, SymPy's docs) opens no order; a line opening on a capital
         // opens one whatever the line before (`Hello assistant\nAct as …`).
-        rule(ROLE_REASSIGNMENT, r"\n[ ]?(?:act|simulate)~as~(?:an?|the|my)\b~")
+        rule(ROLE_REASSIGNMENT, ACT_AS_OPENING_A_LINE)
             .follow(a_part_for_the_reader)
             .precede(not_a_turn_nor_a_wrapped_line),
-        rule(ROLE_REASSIGNMENT, r"\n[ ]?(?:act|simulate)~as~(?:an?|the|my)\b~")
+        rule(ROLE_REASSIGNMENT, ACT_AS_OPENING_A_LINE)
             .follow(a_part_for_the_reader)
             .precede(not_a_transcript_turn)
             .original(opens_with_a_capital),
@@ -3102,18 +3116,12 @@ fn specs() -> Vec<Spec> {
         // before ended one; in wrapped prose (`in a custom user\nmodel, you
         // must …`, Django's release notes) the rule after this one reads it
         // as any other word in a sentence.
-        rule(
-            AI_ADDRESS,
-            r"\n[ ]?(?:assistant|agent|ai|model|chatbot|bot)s?,",
-        )
-        .then(format!("~{IMPERATIVE}"))
-        .precede(not_a_wrapped_line),
-        rule(
-            AI_ADDRESS,
-            r"\n[ ]?(?:assistant|agent|ai|model|chatbot|bot)s?,",
-        )
-        .then(format!("~{IMPERATIVE}"))
-        .original(opens_with_a_capital),
+        rule(AI_ADDRESS, ROLE_WORD_OPENING_A_LINE)
+            .then(format!("~{IMPERATIVE}"))
+            .precede(not_a_wrapped_line),
+        rule(AI_ADDRESS, ROLE_WORD_OPENING_A_LINE)
+            .then(format!("~{IMPERATIVE}"))
+            .original(opens_with_a_capital),
         rule(
             AI_ADDRESS,
             r"\b(?:assistant|agent|ai|chatbot|model)s?[,:]|@(?:assistant|agent|ai|bot|model|llm|copilot|claude|gemini|chatgpt|gpt)\b",
