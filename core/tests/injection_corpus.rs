@@ -184,7 +184,7 @@ const NEVER_TUNED: [Bounded; 1] = [
 
 /// Blind sets measured once and now tuned on, before they meet the
 /// tuned-on files' target: held at least at what the tuning has reached.
-const BEING_TUNED: [Bounded; 11] = [
+const BEING_TUNED: [Bounded; 12] = [
     // Written blind for issue 14 (BLIND5.md) after blind4's measurement,
     // first measured at 45.5% and 3.0% (191 of 420, 9 of 305) with the
     // rules of commit 2cd19c3; after the first tuning on it (the families
@@ -357,13 +357,32 @@ const BEING_TUNED: [Bounded; 11] = [
     // once at 63.0% and 3.9% (145 of 230, 9 of 230) with the rules of
     // commit cde3ad2; after a first tuning on it (names only a model has
     // before a comma, readers named by their work, headings for a model
-    // with a language's own `for`), 69.6% and 3.9% (160 of 230, 9 of 230).
+    // with a language's own `for`), 69.6% and 3.9% (160 of 230, 9 of 230);
+    // after the tuning on blind16, 69.6% and 2.2% (5 of 230).
     Bounded {
         file: "blind15.jsonl",
         attacks: 230,
         benign: 230,
         recall_floor: 0.695,
-        false_positive_ceiling: 0.04,
+        false_positive_ceiling: 0.023,
+    },
+    // Written blind for issue 14 (BLIND16.md): text about AI, where the
+    // attackers' words are everywhere and mostly innocent (tutorials,
+    // framework docs, model cards, security articles, forums, shared
+    // transcripts, people's requests to a chatbot), in English, and the
+    // 20 most spoken languages, 15 mixed and romanised forms and 25 more
+    // languages, measured once at 60.5% and 5.4% (133 of 220, 14 of 260)
+    // with the rules of commit 15875c2; after a first tuning on it
+    // (samples listed in code, quoted examples and templates, reports of
+    // what attacks and models do; overrides declared void by whoever gave
+    // them, models named by what they do with the text), 63.2% and 1.5%
+    // (139 of 220, 4 of 260).
+    Bounded {
+        file: "blind16.jsonl",
+        attacks: 220,
+        benign: 260,
+        recall_floor: 0.63,
+        false_positive_ceiling: 0.016,
     },
 ];
 

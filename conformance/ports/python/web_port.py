@@ -880,6 +880,32 @@ _CAUSES = (
 )
 
 
+_ASKING = (
+    "ask", "asks", "asked", "asking", "tell", "tells", "told", "telling", "instruct",
+    "instructs", "instructed", "trick", "tricks", "tricked", "convince", "convinced",
+    "prompt", "prompts", "prompted", "coax", "coaxed", "get", "gets", "got",
+)
+
+
+def not_asked_of_a_model(before):
+    """rules::not_asked_of_a_model."""
+    sentence = re.split(r"[.!?\n]", before[-200:])[-1]
+    words = _words(sentence)
+    for at, word in enumerate(words):
+        if word not in _ASKING:
+            continue
+        obj = at + 2 if at + 1 < len(words) and words[at + 1] in ("the", "a", "an", "its", "their") else at + 1
+        if (
+            obj < len(words)
+            and words[obj] in _READERS
+            and words[obj] not in ("you", "u")
+            and obj + 1 < len(words)
+            and words[obj + 1] == "to"
+        ):
+            return False
+    return True
+
+
 def not_reported(before):
     tail = _trim_end(before[-40:])
     for word in ("the", "these", "those", "all", "any"):
@@ -898,6 +924,7 @@ def not_reported(before):
             or (w in _CAUSES and who != "yourself" and who not in _READERS)
             for w in made[1:]
         )
+    reported = reported or _states_a_tendency(before)
     for phrase in _REPORTING:
         if tail.endswith(phrase):
             lead = _trim_end(tail[: len(tail) - len(phrase)])
@@ -962,6 +989,9 @@ _STATEMENT_SUBJECTS = (
     # `Standard variables include the full set of environment variables`.
     "variables", "fields", "headers", "requests", "responses", "messages", "errors", "logs", "pages",
     "templates",
+    # What attacks do, in articles about them.
+    "injections", "attacks", "jailbreaks", "exploits", "payloads", "adversaries", "hackers",
+    "scammers", "emails", "documents", "websites",
 )
 _MODALS = (
     "could", "would", "might", "may", "can", "should", "will", "shall", "must", "did", "does",
@@ -1179,13 +1209,55 @@ def not_a_permission(before):
 
 def an_order_not_a_setting(before):
     return (
-        not_after_a_determiner(before)
+        not _states_a_tendency(before)
+        and not_after_a_determiner(before)
         and not_a_permission(before)
         and not_negated(before)
         and not a_program_part_is_for(before)
         and not a_program_parts_participle(before)
         and not_a_statement(before)
     )
+
+
+_TENDING = (
+    "seem", "seems", "seemed", "appear", "appears", "appeared", "tend", "tends", "tended",
+    "start", "starts", "started", "begin", "begins", "began", "happen", "happens", "happened",
+)
+
+
+def _states_a_tendency(before):
+    """rules::states_a_tendency."""
+    return _word_before_to(before) in _TENDING
+
+
+_CONDITION_CALLING = (
+    "a", "an", "the", "any", "every", "all", "each", "some", "dear", "hey", "my", "our",
+    "are", "you", "u", "you're", "youre", "be", "is", "if", "when", "whenever", "once",
+    "unless",
+)
+
+
+def not_a_conditions_object(before):
+    """rules::not_a_conditions_object."""
+    sentence = re.split(r"[.!?;:\n]", before[-120:])[-1]
+    words = _words(sentence)
+    return not (words and words[0] in _CONDITIONS and words[-1].rstrip("'") not in _CONDITION_CALLING)
+
+
+def neither_a_conditions_object_nor_a_turn(before):
+    return not_a_conditions_object(before) and not_a_transcript_turn(before)
+
+
+_LABELLING = (
+    "example", "sample", "default", "suggested", "recommended", "minimal", "basic", "simple",
+    "good", "bad", "original", "final",
+)
+
+
+def not_a_labelled_example(before):
+    """rules::not_a_labelled_example."""
+    words = _words(before[-32:].split("\n")[-1])
+    return not (words and words[-1] in _LABELLING)
 
 
 def _word_before_to(before):
@@ -1813,6 +1885,10 @@ _CHECKS = {
     "not_negated": not_negated,
     "names_a_leak": names_a_leak,
     "not_reported": not_reported,
+    "not_asked_of_a_model": not_asked_of_a_model,
+    "not_a_conditions_object": not_a_conditions_object,
+    "neither_a_conditions_object_nor_a_turn": neither_a_conditions_object_nor_a_turn,
+    "not_a_labelled_example": not_a_labelled_example,
     "not_a_condition": not_a_condition,
     "not_a_wrapped_line": not_a_wrapped_line,
     "a_leak_not_a_name": a_leak_not_a_name,
@@ -1967,21 +2043,126 @@ def _quoted_whole(before, after):
 _EXAMPLE_INTRODUCERS = (
     "such as", "along the lines of", "e.g.", "e.g.,", "for example", "for example,",
     "for instance", "for instance,", "something like", "phrases like", "sentences like",
-    "strings like", "text like",
+    "strings like", "text like", "cases like", "inputs like", "prompts like", "messages like",
+    "requests like", "commands like", "lines like", "payloads like", "attacks like",
+    "examples like", "queries like", "comments like", "tricks like", "things like", "words like",
 )
 
 
 def _quoted_as_an_example(before):
-    """strip::quoted_as_an_example."""
-    if not before or not any(before[-1] == o for o, _ in _QUOTE_PAIRS):
-        return False
-    outside = before[:-1].rstrip(" ")
-    for introducer in _EXAMPLE_INTRODUCERS:
-        if outside.endswith(introducer):
-            rest = outside[: len(outside) - len(introducer)]
-            if not rest or not is_alphanumeric(rest[-1]):
-                return True
+    """strip::quoted_as_an_example, with the examples chained after it."""
+    for _ in range(8):
+        if not before or not any(before[-1] == o for o, _ in _QUOTE_PAIRS):
+            return False
+        outside = before[:-1].rstrip(" ")
+        for introducer in _EXAMPLE_INTRODUCERS:
+            if outside.endswith(introducer):
+                rest = outside[: len(outside) - len(introducer)]
+                if not rest or not is_alphanumeric(rest[-1]):
+                    return True
+        joined = None
+        for joint in ("or", "and", ","):
+            if outside.endswith(joint):
+                joined = outside[: len(outside) - len(joint)].rstrip(" ")
+                break
+        if joined is None:
+            return False
+        pair = next(
+            ((o, joined[: len(joined) - len(c)]) for o, c in _QUOTE_PAIRS if joined.endswith(c)),
+            None,
+        )
+        if pair is None:
+            return False
+        opening, inside = pair
+        at = inside.rfind(opening, max(0, len(inside) - 200))
+        if at < 0:
+            return False
+        before = inside[: at + 1]
     return False
+
+
+def _a_template_with_a_slot(before, after):
+    """strip::a_template_with_a_slot."""
+    line = before[-120:].split("\n")[-1]
+    if '"' not in line and "\u201c" not in line:
+        return False
+    rest = re.split("[\n\"\u201d]", after[:120])[0]
+    for at, c in enumerate(rest):
+        if c != "{" or not rest[:at].endswith(" "):
+            continue
+        name, closed, _ = rest[at + 1:].partition("}")
+        if closed and name and all(ch.isascii() and ch.isalnum() for ch in name):
+            return True
+    return False
+
+
+def _utf8_len(text):
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+def _suffix_within(text, most):
+    """The longest suffix of `text` of at most `most` UTF-8 bytes (a byte
+    window of the reference's ends on whole characters for an ASCII search)."""
+    k, total = len(text), 0
+    while k > 0 and total + _utf8_len(text[k - 1]) <= most:
+        total += _utf8_len(text[k - 1])
+        k -= 1
+    return k
+
+
+def _prefix_within(text, most):
+    k, total = 0, 0
+    while k < len(text) and total + _utf8_len(text[k]) <= most:
+        total += _utf8_len(text[k])
+        k += 1
+    return k
+
+
+_BLANKS = " \t\n\r\x0c"
+
+
+def _listed_as_data(before, after):
+    """strip::listed_as_data."""
+    for quote in ('"', "'"):
+        start = _suffix_within(before, 16)
+        cut = max(before.rfind(quote, start), before.rfind("\n", start))
+        if cut < 0 or before[cut] != quote:
+            continue
+        open_at = cut
+        end = _prefix_within(after, 25)
+        window = after[:end]
+        hits = [at for at in (window.find(quote), window.find("\n")) if at >= 0]
+        if not hits or window[min(hits)] != quote:
+            continue
+        close_at = min(hits)
+        tail = after[close_at + 1:].lstrip(_BLANKS)
+        if tail and tail[0] not in ",])":
+            continue
+        next_is_a_literal = tail.startswith(",") and tail[1:].lstrip(_BLANKS).startswith(quote)
+        earlier = _literals_back_to_an_opener(before[:open_at], quote)
+        if earlier is not None and (earlier > 0 or next_is_a_literal):
+            return True
+    return False
+
+
+def _literals_back_to_an_opener(outside, quote):
+    """strip::literals_back_to_an_opener."""
+    for earlier in range(64):
+        outside = outside.rstrip(_BLANKS)
+        if outside.endswith(("[", "(")):
+            return earlier
+        if not outside.endswith(","):
+            return None
+        literal = outside[:-1].rstrip(_BLANKS)
+        if not literal.endswith(quote):
+            return None
+        inner = literal[:-1]
+        start = _suffix_within(inner, 256)
+        cut = max(inner.rfind(quote, start), inner.rfind("\n", start))
+        if cut < 0 or inner[cut] != quote:
+            return None
+        outside = inner[:cut]
+    return None
 
 
 def _matches(view, original):
@@ -2006,12 +2187,16 @@ def _matches(view, original):
                 rule.told_to_people, text[:start]
             ):
                 continue
-            if rule.named_when_quoted:
-                named_start, named_end = _trim_blanks(text, start, end)
-                if _quoted_whole(text[:named_start], text[named_end:]) or _quoted_as_an_example(
-                    text[:named_start]
-                ):
-                    continue
+            named_start, named_end = _trim_blanks(text, start, end)
+            before, after = text[:named_start], text[named_end:]
+            if rule.named_when_quoted and _quoted_whole(before, after):
+                continue
+            if (
+                _quoted_as_an_example(before)
+                or _listed_as_data(before, after)
+                or _a_template_with_a_slot(before, after)
+            ):
+                continue
             found.append((start, end, index))
     return found
 
@@ -2365,7 +2550,10 @@ def _carrier_label(text, carrier):
     elif kind == _ATTRIBUTE:
         carries_cue = (
             _HIDDEN_CUE.search(view.text) is not None
-            and _ATTRIBUTE_ORDER.search(view.text) is not None
+            and any(
+                not (m.start() > 0 and any(view.text[m.start() - 1] == o for o, _ in _QUOTE_PAIRS))
+                for m in _ATTRIBUTE_ORDER.finditer(view.text)
+            )
         )
     else:
         carries_cue = False
