@@ -172,12 +172,13 @@ const NEVER_TUNED: [Bounded; 1] = [
     // blind10, 75.0% and 0.7% (231 of 308, 2 of 281); twice during the
     // tuning on blind11, halfway and after, 75.3% and 0.7% (232 of 308,
     // 2 of 281); after the tuning on blind12, 75.6% and 0.7% (233 of 308,
-    // 2 of 281); after the tuning on blind13, the same.
+    // 2 of 281); after the tunings on blind13 to blind15, the same; after
+    // the tuning on blind16, 76.0% and 0.7% (234 of 308, 2 of 281).
     Bounded {
         file: "blind4.jsonl",
         attacks: 308,
         benign: 281,
-        recall_floor: 0.74,
+        recall_floor: 0.755,
         false_positive_ceiling: 0.01,
     },
 ];
@@ -375,13 +376,15 @@ const BEING_TUNED: [Bounded; 12] = [
     // with the rules of commit 15875c2; after a first tuning on it
     // (samples listed in code, quoted examples and templates, reports of
     // what attacks and models do; overrides declared void by whoever gave
-    // them, models named by what they do with the text), 63.2% and 1.5%
-    // (139 of 220, 4 of 260).
+    // them, models named by what they do with the text; greetings to a
+    // model and English overrides inside other languages, the reader's
+    // setup asked for by how it came to it), 67.7% and 1.5% (149 of 220,
+    // 4 of 260).
     Bounded {
         file: "blind16.jsonl",
         attacks: 220,
         benign: 260,
-        recall_floor: 0.63,
+        recall_floor: 0.675,
         false_positive_ceiling: 0.016,
     },
 ];
