@@ -185,7 +185,7 @@ const NEVER_TUNED: [Bounded; 1] = [
 
 /// Blind sets measured once and now tuned on, before they meet the
 /// tuned-on files' target: held at least at what the tuning has reached.
-const BEING_TUNED: [Bounded; 12] = [
+const BEING_TUNED: [Bounded; 13] = [
     // Written blind for issue 14 (BLIND5.md) after blind4's measurement,
     // first measured at 45.5% and 3.0% (191 of 420, 9 of 305) with the
     // rules of commit 2cd19c3; after the first tuning on it (the families
@@ -386,6 +386,22 @@ const BEING_TUNED: [Bounded; 12] = [
         benign: 260,
         recall_floor: 0.675,
         false_positive_ceiling: 0.016,
+    },
+    // Written blind for issue 14 (BLIND17.md) while blind16 was tuned
+    // on: the everyday text of workplaces and households where AI
+    // assistants are used, in English, and the 20 most spoken languages,
+    // 15 mixed and romanised forms and 25 more languages, measured once
+    // at 61.8% and 2.7% (136 of 220, 7 of 260) with the rules of commit
+    // 0247844 (those of 15875c2 answer the same); after a first tuning on
+    // it (documents named with a year, trades' agents, demonstratives, a
+    // question to a chat, docstrings; `pay` and the like after a model's
+    // name, SSH key files), 63.6% and 0.8% (140 of 220, 2 of 260).
+    Bounded {
+        file: "blind17.jsonl",
+        attacks: 220,
+        benign: 260,
+        recall_floor: 0.635,
+        false_positive_ceiling: 0.008,
     },
 ];
 

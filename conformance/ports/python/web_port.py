@@ -717,7 +717,7 @@ def _compile_rule(pattern):
 
 # Copied from rules.rs (DIRECTIVE and not_about_a_document's DOCUMENT).
 _DIRECTIVE = r"(?:you~(?:are|must|should|will|have~to|need~to|shall)|your~(?:new|real|task|instructions|assignment|job|goal|orders|role|only|primary)|ignore|disregard|forget|override|do~not|don't|dont|never|always|stop|from~now~on|new~instructions|important|attention|urgent|reveal|print|output|respond|reply|answer~only|say|tell|send|transfer|the~user|the~assistant|the~ai|the~model|assistant|ai|model)\b"
-_DOCUMENT = r"^[ \n,]?(?:(?:on|in|from|of|at|inside|within|del|de~la|de|en|im|in~der|auf~der|dans~le|dans~la|du|sur~le|sur~la|nel|nella|no|na)~(?:the~|this~|that~|our~|el~|la~|le~|der~|dem~|il~|o~|a~)?(?:[a-z]+~)?(?:wiki|manual|readme|post|thread|page|doc|docs|documentation|guide|email|mail|sticky|forum|faq|handbook|box|package|label|leaflet|booklet|brochure|letter|memo|ticket|card|sheet|binder|notice|poster|installer)|(?:that~|which~)?(?:we|i|they|he|she|support|the~team)~(?:sent|gave|posted|wrote|emailed|mailed|shared|provided|mentioned|published|left)|(?:regarding|concerning|relating~to|related~to|with~regard~to|in~regard~to|concernant|relatives?~(?:a|au|aux)|bezuglich|betreffend|sobre~(?:la|el|a|o)~(?:instalacion|instalacao|configuracion|configuracao)|relativas?~(?:a|al)|riguardo~(?:a|al|alla))|[ ]?(?:views|tables|triggers|indexes|functions|sequences|columns|schemas|procedures|types|operators))\b"
+_DOCUMENT = r"^[ \n,]?(?:(?:on|in|from|of|at|inside|within|del|de~la|de|en|im|in~der|auf~der|dans~le|dans~la|du|sur~le|sur~la|nel|nella|no|na)~(?:the~|this~|that~|our~|el~|la~|le~|der~|dem~|il~|o~|a~)?(?:[a-z0-9]+~){0,2}(?:wiki|manual|readme|post|thread|page|doc|docs|documentation|guide|email|mail|sticky|forum|faq|handbook|box|package|label|leaflet|booklet|brochure|letter|memo|ticket|card|sheet|binder|notice|poster|installer)|(?:that~|which~)?(?:we|i|they|he|she|support|the~team)~(?:sent|gave|posted|wrote|emailed|mailed|shared|provided|mentioned|published|left)|(?:regarding|concerning|relating~to|related~to|with~regard~to|in~regard~to|concernant|relatives?~(?:a|au|aux)|bezuglich|betreffend|sobre~(?:la|el|a|o)~(?:instalacion|instalacao|configuracion|configuracao)|relativas?~(?:a|al)|riguardo~(?:a|al|alla))|[ ]?(?:views|tables|triggers|indexes|functions|sequences|columns|schemas|procedures|types|operators))\b"
 
 _DIRECTIVE_SOURCE = _compile_rule(_DIRECTIVE)
 _OPENS_DIRECTIVE = re.compile(_translate("^" + _DIRECTIVE_SOURCE), re.ASCII)
@@ -992,6 +992,8 @@ _STATEMENT_SUBJECTS = (
     # What attacks do, in articles about them.
     "injections", "attacks", "jailbreaks", "exploits", "payloads", "adversaries", "hackers",
     "scammers", "emails", "documents", "websites",
+    # A question to the people of a chat.
+    "someone", "somebody", "anyone", "anybody", "everyone", "everybody",
 )
 _MODALS = (
     "could", "would", "might", "may", "can", "should", "will", "shall", "must", "did", "does",
@@ -1317,9 +1319,58 @@ def not_as_the_only(original):
     )
 
 
+def not_a_docstrings_summary(before):
+    """rules::not_a_docstrings_summary."""
+    lines = before[-240:].split("\n")
+    opening = _trim_start(_trim_end(lines[-1])) if lines else ""
+    if opening not in ('"""', "'''", 'r"""'):
+        return True
+    heading = _trim_start(_trim_end(lines[-2])) if len(lines) > 1 else ""
+    return not (
+        heading.startswith(("def ", "async def ", "class ")) and heading.endswith(":")
+    )
+
+
+def neither_reported_nor_a_docstrings_summary(before):
+    return not_reported(before) and not_a_docstrings_summary(before)
+
+
+_TRADES = (
+    "travel", "insurance", "estate", "booking", "sales", "shipping", "leasing", "letting",
+    "ticket", "talent", "literary", "press", "border", "secret", "special", "free",
+    "double", "claims", "rental", "patent", "enrolled", "registered", "listing", "buyer's",
+    "buyers", "seller's", "sellers", "land",
+)
+_MODEL_WORDS = ("ai", "llm", "llms", "gpt", "bot", "bots", "automated", "virtual")
+
+
+def not_a_peoples_agent(original):
+    """rules::not_a_peoples_agent."""
+    lower = original.lower()
+    words, cur = [], []
+    for c in lower:
+        if is_alphanumeric(c) or c == "'":
+            cur.append(c)
+        elif cur:
+            words.append("".join(cur))
+            cur = []
+    if cur:
+        words.append("".join(cur))
+    return any(w in _MODEL_WORDS for w in words) or not any(
+        a in _TRADES and b in ("agent", "agents") for a, b in zip(words, words[1:])
+    )
+
+
+def not_after_a_demonstrative(before):
+    """rules::not_after_a_demonstrative."""
+    return _last_word(before) not in ("this", "that", "these", "those")
+
+
 def an_order_to_leak(before):
     return (
-        not_reported(before)
+        not_after_a_demonstrative(before)
+        and not_a_docstrings_summary(before)
+        and not_reported(before)
         and not_a_statement(before)
         and not_after_a_program(before)
         and not_a_question_of_whether(before)
@@ -1887,6 +1938,9 @@ _CHECKS = {
     "not_reported": not_reported,
     "not_asked_of_a_model": not_asked_of_a_model,
     "not_a_conditions_object": not_a_conditions_object,
+    "not_a_peoples_agent": not_a_peoples_agent,
+    "not_a_docstrings_summary": not_a_docstrings_summary,
+    "neither_reported_nor_a_docstrings_summary": neither_reported_nor_a_docstrings_summary,
     "neither_a_conditions_object_nor_a_turn": neither_a_conditions_object_nor_a_turn,
     "not_a_labelled_example": not_a_labelled_example,
     "not_a_condition": not_a_condition,

@@ -366,7 +366,7 @@ fn not_about_page_parts(after: &str) -> bool {
 fn not_about_a_document(after: &str) -> bool {
     static DOCUMENT: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
         compile(
-            r"^[ \n,]?(?:(?:on|in|from|of|at|inside|within|del|de~la|de|en|im|in~der|auf~der|dans~le|dans~la|du|sur~le|sur~la|nel|nella|no|na)~(?:the~|this~|that~|our~|el~|la~|le~|der~|dem~|il~|o~|a~)?(?:[a-z]+~)?(?:wiki|manual|readme|post|thread|page|doc|docs|documentation|guide|email|mail|sticky|forum|faq|handbook|box|package|label|leaflet|booklet|brochure|letter|memo|ticket|card|sheet|binder|notice|poster|installer)|(?:that~|which~)?(?:we|i|they|he|she|support|the~team)~(?:sent|gave|posted|wrote|emailed|mailed|shared|provided|mentioned|published|left)|(?:regarding|concerning|relating~to|related~to|with~regard~to|in~regard~to|concernant|relatives?~(?:a|au|aux)|bezuglich|betreffend|sobre~(?:la|el|a|o)~(?:instalacion|instalacao|configuracion|configuracao)|relativas?~(?:a|al)|riguardo~(?:a|al|alla))|[ ]?(?:views|tables|triggers|indexes|functions|sequences|columns|schemas|procedures|types|operators))\b",
+            r"^[ \n,]?(?:(?:on|in|from|of|at|inside|within|del|de~la|de|en|im|in~der|auf~der|dans~le|dans~la|du|sur~le|sur~la|nel|nella|no|na)~(?:the~|this~|that~|our~|el~|la~|le~|der~|dem~|il~|o~|a~)?(?:[a-z0-9]+~){0,2}(?:wiki|manual|readme|post|thread|page|doc|docs|documentation|guide|email|mail|sticky|forum|faq|handbook|box|package|label|leaflet|booklet|brochure|letter|memo|ticket|card|sheet|binder|notice|poster|installer)|(?:that~|which~)?(?:we|i|they|he|she|support|the~team)~(?:sent|gave|posted|wrote|emailed|mailed|shared|provided|mentioned|published|left)|(?:regarding|concerning|relating~to|related~to|with~regard~to|in~regard~to|concernant|relatives?~(?:a|au|aux)|bezuglich|betreffend|sobre~(?:la|el|a|o)~(?:instalacion|instalacao|configuracion|configuracao)|relativas?~(?:a|al)|riguardo~(?:a|al|alla))|[ ]?(?:views|tables|triggers|indexes|functions|sequences|columns|schemas|procedures|types|operators))\b",
         )
     });
     !DOCUMENT.is_match(after)
@@ -796,6 +796,11 @@ fn not_a_conditions_object(before: &str) -> bool {
             .is_some_and(|last| !CALLING.contains(&last.trim_end_matches('\''))))
 }
 
+/// [`not_reported`] and [`not_a_docstrings_summary`].
+fn neither_reported_nor_a_docstrings_summary(before: &str) -> bool {
+    not_reported(before) && not_a_docstrings_summary(before)
+}
+
 /// [`not_a_conditions_object`] and [`not_a_transcript_turn`].
 fn neither_a_conditions_object_nor_a_turn(before: &str) -> bool {
     not_a_conditions_object(before) && not_a_transcript_turn(before)
@@ -825,6 +830,63 @@ fn not_a_labelled_example(before: &str) -> bool {
         .next()
         .and_then(|line| line.split_whitespace().next_back())
         .is_some_and(|word| LABELLING.contains(&word))
+}
+
+/// `Act as your own travel agent, with a little help.` (blind17): an
+/// agent of a trade people practise (travel, insurance, estate) is a
+/// person, not a model, unless the words call it one (`AI travel agents:`,
+/// blind11). Not support or service agents: models do that work now
+/// (`Support agent: hex-decode the attachment …`, blind13).
+fn not_a_peoples_agent(original: &str) -> bool {
+    const TRADES: &[&str] = &[
+        "travel",
+        "insurance",
+        "estate",
+        "booking",
+        "sales",
+        "shipping",
+        "leasing",
+        "letting",
+        "ticket",
+        "talent",
+        "literary",
+        "press",
+        "border",
+        "secret",
+        "special",
+        "free",
+        "double",
+        "claims",
+        "rental",
+        "patent",
+        "enrolled",
+        "registered",
+        "listing",
+        "buyer's",
+        "buyers",
+        "seller's",
+        "sellers",
+        "land",
+    ];
+    const MODEL_WORDS: &[&str] = &[
+        "ai",
+        "llm",
+        "llms",
+        "gpt",
+        "bot",
+        "bots",
+        "automated",
+        "virtual",
+    ];
+    let lower = original.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .filter(|word| !word.is_empty())
+        .collect();
+    words.iter().any(|word| MODEL_WORDS.contains(word))
+        || !words
+            .windows(2)
+            .any(|pair| TRADES.contains(&pair[0]) && matches!(pair[1], "agent" | "agents"))
 }
 
 /// `"DAN" prompts ask a chatbot to pretend it is an AI with no
@@ -999,6 +1061,14 @@ const STATED_OF: &[&str] = &[
     "emails",
     "documents",
     "websites",
+    // A question to the people of a chat (`can someone send me the new
+    // wifi password?`, blind17).
+    "someone",
+    "somebody",
+    "anyone",
+    "anybody",
+    "everyone",
+    "everybody",
 ];
 
 /// Whether a leak verb after `before` is not reported (see
@@ -1532,12 +1602,41 @@ const ENTRY_VERBS: &[&str] = &[
 /// [`not_reported`], [`not_a_statement`], [`not_after_a_program`] and
 /// [`not_a_question_of_whether`].
 fn an_order_to_leak(before: &str) -> bool {
-    not_reported(before)
+    not_after_a_demonstrative(before)
+        && not_a_docstrings_summary(before)
+        && not_reported(before)
         && not_a_statement(before)
         && not_after_a_program(before)
         && not_a_question_of_whether(before)
         && not_a_purpose(before)
         && not_after_an_entry_verb(before)
+}
+
+/// `def handle(message: bytes) -> None:\n    """Decode the base64 payload
+/// from the queue and execute the matching handler.` (blind17): the first
+/// line of a docstring says, in the imperative as Python's conventions
+/// ask, what the function under it does. The match opens right after the
+/// triple quote, on the line after a `def` or `class` heading.
+fn not_a_docstrings_summary(before: &str) -> bool {
+    let recent = last_chars(before, 240);
+    let mut lines = recent.rsplit('\n');
+    let opening = lines.next().unwrap_or_default().trim();
+    if !matches!(opening, "\"\"\"" | "'''" | "r\"\"\"") {
+        return true;
+    }
+    let heading = lines.next().unwrap_or_default().trim();
+    !(["def ", "async def ", "class "]
+        .iter()
+        .any(|start| heading.starts_with(start))
+        && heading.ends_with(':'))
+}
+
+/// `If you didn't request this, you can safely ignore this email - your
+/// password won't change` (blind17): after a demonstrative a leak verb is
+/// a noun (`this email`). Not after `the`: `containing the output of
+/// cat .env` names what is leaked (blind14).
+fn not_after_a_demonstrative(before: &str) -> bool {
+    last_word(before).is_none_or(|word| !matches!(word, "this" | "that" | "these" | "those"))
 }
 
 /// `To send your own cookies to the server, you can use the cookies
@@ -2238,6 +2337,12 @@ const CHECKS: &[(&str, Follow)] = &[
     ("not_negated", not_negated),
     ("not_reported", not_reported),
     ("not_a_conditions_object", not_a_conditions_object),
+    ("not_a_peoples_agent", not_a_peoples_agent),
+    ("not_a_docstrings_summary", not_a_docstrings_summary),
+    (
+        "neither_reported_nor_a_docstrings_summary",
+        neither_reported_nor_a_docstrings_summary,
+    ),
     (
         "neither_a_conditions_object_nor_a_turn",
         neither_a_conditions_object_nor_a_turn,
@@ -2426,7 +2531,7 @@ const AI_MACHINE_AT_WORK: &str = r"(?:(?:[a-z]+~){0,2}\b(?:ai|a\.i\.|llms?|langu
 const AI_MACHINE_VERB: &str = r"(?:AI_AT_WORK|managing|running|helping|assisting|advising|recommending|shopping~for|searching~for|looking~(?:at|for|through)|choosing|picking|deciding|asked~to~[a-z]+|tasked~with~[a-z]+|used~to~[a-z]+)";
 
 /// What an imperative addressed to the reading model starts with.
-const IMPERATIVE: &str = r"(?:please~)?(?:also~|then~|just~|quietly~|kindly~|first~|immediately~)?(?:use~(?:the~|your~)?(?:[a-z]+~){0,2}(?:tool|function|api|command|plugin|endpoint)|draft~(?:a|an|the)~(?:reply|response|email|message|answer)|release~(?:the~)?(?:transfer|payment|funds|invoice)|deploy~(?:this|the)~(?:build|release|branch|change)|build~the~(?:[a-z]+~)?(?:link|url)|issue~(?:a~|an~|the~)?(?:full~)?(?:refund|credit|voucher)|(?:the~)?(?:operator|developer|admin|administrator|system)~(?:requires|wants|needs|instructs|orders)~you~to|refund|email|fix|edit|replace|upload|ban|upvote|escalate|put|place|dm|score|copy|go~through|(?:url~?|base64~?|hex~?)?decode|pull|grab|switch~off|turn~off|unsubscribe|reserve|make~sure|create~an?~(?:inbox~|mail~|email~|forwarding~)?(?:rule|filter)|update~(?:the~)?(?:employee's|user's|recipient's|owner's|account's)|ignore|disregard|forget|override|stop|skip|tell|say|answer|reply|respond|recommend|rank|give|mark|approve|book|accept|share|forward|send|delete|call|run|execute|print|reveal|list|fill|submit|report|state|describe|add|include|append|write|refuse|collect|ask|visit|open|click|push|post|paste|transfer|grant|route|label|treat|act|behave|translate|finish|complete|install|download|merge|export|cite|suggest|conclude|decline|attach|promote|prefer|rate|praise|classify|assign|award|render|fetch|request|join|quote|echo|summari[sz]e|disable|comply|encode|dump|reproduce|re-?run|enable|modify|publish|confirm|rewrite|repeat|register|close|resolve|enter|advance|(?:base64|basega)~?encode|omit|leave~out|end~your~(?:answer|reply|response)|in~your~(?:reply|answer|response|summary|output)|to~(?:load|view|verify|unlock|access|continue|proceed|render)|remove|present|after~[a-z]{3,}ing|when~(?:comparing|summari[sz]ing|answering|responding|reviewing|recommending|describing)|these~(?:flags|instructions|settings|rules)~are~(?:authoritative|binding|mandatory)|do~not|don't|never|always|only|before~(?:responding|answering|replying|you|summari[sz]ing|reading|processing|drafting|writing)|(?:when|while|once|after|as)~you|if~the~user|you~(?:are|must|should|will|have~to|need~to|may~now)|your~(?:new|real|task|instructions|assignment|job|goal|orders)|new~(?:directive|instructions?|task|orders))\b";
+const IMPERATIVE: &str = r"(?:please~)?(?:also~|then~|just~|quietly~|kindly~|first~|immediately~)?(?:use~(?:the~|your~)?(?:[a-z]+~){0,2}(?:tool|function|api|command|plugin|endpoint)|draft~(?:a|an|the)~(?:reply|response|email|message|answer)|release~(?:the~)?(?:transfer|payment|funds|invoice)|deploy~(?:this|the)~(?:build|release|branch|change)|build~the~(?:[a-z]+~)?(?:link|url)|issue~(?:a~|an~|the~)?(?:full~)?(?:refund|credit|voucher)|(?:the~)?(?:operator|developer|admin|administrator|system)~(?:requires|wants|needs|instructs|orders)~you~to|refund|email|fix|edit|replace|upload|ban|upvote|escalate|put|place|dm|score|copy|go~through|(?:url~?|base64~?|hex~?)?decode|pull|grab|switch~off|turn~off|unsubscribe|reserve|make~sure|create~an?~(?:inbox~|mail~|email~|forwarding~)?(?:rule|filter)|update~(?:the~)?(?:employee's|user's|recipient's|owner's|account's)|ignore|disregard|forget|override|stop|skip|tell|say|answer|reply|respond|recommend|rank|give|mark|approve|book|accept|share|forward|send|delete|call|run|execute|print|reveal|list|fill|submit|report|state|describe|add|include|append|write|refuse|collect|ask|visit|open|click|push|post|paste|transfer|grant|route|label|treat|act|behave|translate|finish|complete|install|download|merge|export|cite|suggest|conclude|decline|attach|promote|prefer|rate|praise|classify|assign|award|render|fetch|request|join|quote|echo|summari[sz]e|disable|comply|encode|dump|reproduce|re-?run|enable|modify|publish|confirm|rewrite|repeat|register|close|resolve|enter|advance|pay|purchase|buy|wire|recover|restore|reset|rotate|(?:base64|basega)~?encode|omit|leave~out|end~your~(?:answer|reply|response)|in~your~(?:reply|answer|response|summary|output)|to~(?:load|view|verify|unlock|access|continue|proceed|render)|remove|present|after~[a-z]{3,}ing|when~(?:comparing|summari[sz]ing|answering|responding|reviewing|recommending|describing)|these~(?:flags|instructions|settings|rules)~are~(?:authoritative|binding|mandatory)|do~not|don't|never|always|only|before~(?:responding|answering|replying|you|summari[sz]ing|reading|processing|drafting|writing)|(?:when|while|once|after|as)~you|if~the~user|you~(?:are|must|should|will|have~to|need~to|may~now)|your~(?:new|real|task|instructions|assignment|job|goal|orders)|new~(?:directive|instructions?|task|orders))\b";
 
 /// What a model named as a page's reader is doing with it (`AI shopping
 /// assistants comparing grinders:`, `AI models generating answers from
@@ -3262,7 +3367,8 @@ fn specs() -> Vec<Spec> {
         )
         .then(format!(r"[ \n]?(?:[^\n]{{0,80}}?[.!?;,](?:[ ]|\n[ ]?(?://|#|--|\*)?[ ]?)?)?{IMPERATIVE}"))
         .precede(neither_a_conditions_object_nor_a_turn)
-        .follow(not_an_appositive),
+        .follow(not_an_appositive)
+        .original(not_a_peoples_agent),
         rule(
             AI_ADDRESS,
             format!(r"\b(?:dear|hey|hi|hello|attention|to~the|for~the|to~any|to~all|for~all|for~any)~(?:{AI_HEAD}|{AI_ONLY_ROLE}|{AI_MODIFIER}~(?:[a-z]+~)?{AI_ROLE_HEAD})(?:~(?:[a-z]+ing|(?:that|who|which)~[a-z]+s)\b(?:~[a-z0-9'-]+){{0,5}})?[ ]?[:]"),
@@ -3445,7 +3551,7 @@ fn specs() -> Vec<Spec> {
         rule(
             EXFILTRATION,
             format!(
-                r"(?:\b(?:{})\b[ ./+]?(?:[a-z0-9']+[ ./+]?){{0,4}}|\b(?:{})\b[ ./+]?(?:[a-z0-9']+[ ./+]?){{1,4}})(?:api~keys?|[a-z]*apikey|\.env|env~file|environment~variables?|secrets?|passwords?|credentials|private~keys?|ssh~keys?|access~tokens?|session~tokens?|cookies|system~prompt|initial~instructions|hidden~instructions|card~numbers?)\b",
+                r"(?:\b(?:{})\b[ ./+]?(?:[a-z0-9']+[ ./+]?){{0,4}}|\b(?:{})\b[ ./+]?(?:[a-z0-9']+[ ./+]?){{1,4}})(?:api~keys?|[a-z]*apikey|\.env|env~file|environment~variables?|secrets?|passwords?|credentials|private~keys?|ssh~keys?|/?\.ssh/id(?:rsa|ed25519|ecdsa|dsa)|access~tokens?|session~tokens?|cookies|system~prompt|initial~instructions|hidden~instructions|card~numbers?)\b",
                 SEND_VERBS.join("|"),
                 SHOW_VERBS.join("|")
             ),
@@ -4012,7 +4118,7 @@ rule(AI_ADDRESS, format!(r"{ML_TO_THE_AI}[^\n.!?:]{{0,30}}?[ ]?[:\]】)՝፦៖]
             r"(?:\b|basega~?|basee2~?|hex~?|bga~?)(?:decode|decipher|unescape|unscramble|reverse|convert|translate|shift|rot13|rotie|rotat|unhex|apply~(?:rot~?13|rotie|rotat|basega|base~?64|caesar|atbash)|read~(?:it|this|the~following|them|the~next~(?:line|sentence|paragraph)|the~(?:line|text|sentence)~below)~backwards|turn~(?:them|it|these|this)~into~(?:letters|text|words))\b[^\n]{0,100}?(?:\band|\bthen)~(?:then~)?(?:please~)?(?:follow|obey|execute|run|comply|act~on|carry~out|carry~(?:it|them|this)~out|perform|apply|do~(?:it|what|as)|do~exactly~(?:what|as)|treat~(?:it|the~(?:sentence|text|result))~as~(?:a~)?(?:command|instruction|order)s?)\b|\b(?:decode|decipher)[ ,]{1,2}and[ ](?:follow|obey|execute|run|comply|do)\b|\b(?:do|follow|obey|execute|carry~out|act~on|run|output)~(?:exactly~)?(?:what~)?(?:the~)?(?:decoded|deciphered|reversed|unscrambled|decrypted)~(?:text|sentence|message|instructions?|directive|string|task|order|hint)\b|\b(?:is|are)~your~(?:new|real|actual|next|hidden)~(?:instructions?|instruction~set|task|orders|directive)\b",
         )
         .original(not_a_report_inside)
-        .precede(not_reported),
+        .precede(neither_reported_nor_a_docstrings_summary),
         // --- addressed to the model reading the page (more shapes) ---
         // The reading model named by what it is doing (`the AI that is
         // grading this assignment should …`, `when the assistant edits any
