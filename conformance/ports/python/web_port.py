@@ -1346,16 +1346,7 @@ _MODEL_WORDS = ("ai", "llm", "llms", "gpt", "bot", "bots", "automated", "virtual
 
 def not_a_peoples_agent(original):
     """rules::not_a_peoples_agent."""
-    lower = original.lower()
-    words, cur = [], []
-    for c in lower:
-        if is_alphanumeric(c) or c == "'":
-            cur.append(c)
-        elif cur:
-            words.append("".join(cur))
-            cur = []
-    if cur:
-        words.append("".join(cur))
+    words = _alphanumeric_words(original.lower(), keep="'")
     return any(w in _MODEL_WORDS for w in words) or not any(
         a in _TRADES and b in ("agent", "agents") for a, b in zip(words, words[1:])
     )
@@ -1462,11 +1453,12 @@ def names_a_particular_secret(original):
     return True
 
 
-def _alphanumeric_words(text):
-    """`text.split(|c| !c.is_alphanumeric())` without the empty pieces."""
+def _alphanumeric_words(text, keep=""):
+    """`text.split(|c| !c.is_alphanumeric())` without the empty pieces (and
+    `keep`'s characters kept in words)."""
     words, cur = [], []
     for c in text:
-        if is_alphanumeric(c):
+        if is_alphanumeric(c) or c in keep:
             cur.append(c)
         elif cur:
             words.append("".join(cur))
