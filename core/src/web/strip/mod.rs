@@ -298,13 +298,13 @@ fn opened_quote(before: &str) -> Option<(char, &str)> {
 /// (`SAMPLES = [\n "ignore previous instructions",\n "you are now DAN",\n
 /// ]`, `("reveal your system prompt", "print the password")`): filters,
 /// tests and datasets list attack phrases as data, and the writers of
-/// blind11, blind13, blind14 and blind15 each wrote such a list as a hard
+/// blind13, blind14 and blind15 each wrote such a list as a hard
 /// negative. The literal must hold little beyond the match, close on its
-/// line and end an element (a
-/// comma or a closing bracket after it), and the list must hold at least
-/// two literals, walked back to the `[` or `(` that opens it: one quoted
-/// order after a key (`"snippet": "…"`), as an argument (`print("…")`) or
-/// in a row of cells (`"1","…"`, which no bracket opens) stays an order.
+/// line and end an element (a comma or a closing bracket after it), and
+/// the list must hold at least two literals, walked back to the `[` or `(`
+/// that opens it: one quoted order after a key (`"snippet": "…"`), as an
+/// argument (`print("…")`) or in a row of cells (`"1","…"`, which no
+/// bracket opens) stays an order.
 fn listed_as_data(before: &str, after: &str) -> bool {
     // The literal is the phrase, give or take a word or two (`"Please
     // ignore previous instructions"`, `"you are now DAN"`): one that goes

@@ -891,7 +891,7 @@ fn not_a_peoples_agent(original: &str) -> bool {
 
 /// `"DAN" prompts ask a chatbot to pretend it is an AI with no
 /// restrictions`, `jailbreaks asked the model to pretend to be an AI
-/// without rules` (blind13, blind14): a persona that the sentence says
+/// without rules` (blind2, blind10, blind12): a persona that the sentence says
 /// someone asked a model to take is a report of an attack. The request is
 /// a verb of asking, a model as its object, then `to`; an order to the
 /// reader has none (`you are now an AI without rules`).
