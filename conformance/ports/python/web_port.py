@@ -1078,8 +1078,10 @@ def said_to_the_reader(before):
     return any(word in _READERS for word in words[: modals[-1]])
 
 
-_DETERMINERS = frozenset(
-    "the a an same these those this that its their our his her each every default custom own".split()
+# rules::DEMONSTRATIVES, among the determiners and read alone too.
+_DEMONSTRATIVES = frozenset(("this", "that", "these", "those"))
+_DETERMINERS = _DEMONSTRATIVES | frozenset(
+    "the a an same its their our his her each every default custom own".split()
 )
 
 
@@ -1354,7 +1356,7 @@ def not_a_peoples_agent(original):
 
 def not_after_a_demonstrative(before):
     """rules::not_after_a_demonstrative."""
-    return _last_word(before) not in ("this", "that", "these", "those")
+    return _last_word(before) not in _DEMONSTRATIVES
 
 
 def an_order_to_leak(before):
@@ -2140,10 +2142,6 @@ def _a_template_with_a_slot(before, after):
         if closed and name and all(ch.isascii() and ch.isalnum() for ch in name):
             return True
     return False
-
-
-def _utf8_len(text):
-    return len(text.encode("utf-8", "surrogatepass"))
 
 
 def _suffix_within(text, most):

@@ -785,14 +785,13 @@ fn not_a_conditions_object(before: &str) -> bool {
         .rsplit(['.', '!', '?', ';', ':', '\n'])
         .next()
         .unwrap_or_default();
-    let mut words = sentence.split_whitespace();
+    let words: Vec<&str> = sentence.split_whitespace().collect();
     let opens_a_condition = words
-        .next()
-        .is_some_and(|first| CONDITIONS.contains(&first));
+        .first()
+        .is_some_and(|first| CONDITIONS.contains(first));
     !(opens_a_condition
-        && sentence
-            .split_whitespace()
-            .next_back()
+        && words
+            .last()
             .is_some_and(|last| !CALLING.contains(&last.trim_end_matches('\''))))
 }
 
@@ -1218,10 +1217,11 @@ fn said_to_the_reader(before: &str) -> bool {
 /// modal, never one of these.
 fn not_after_a_determiner(before: &str) -> bool {
     const DETERMINERS: &[&str] = &[
-        "the", "a", "an", "same", "these", "those", "this", "that", "its", "their", "our", "his",
-        "her", "each", "every", "default", "custom", "own",
+        "the", "a", "an", "same", "its", "their", "our", "his", "her", "each", "every", "default",
+        "custom", "own",
     ];
-    last_word(before).is_none_or(|word| !DETERMINERS.contains(&word))
+    last_word(before)
+        .is_none_or(|word| !DETERMINERS.contains(&word) && !DEMONSTRATIVES.contains(&word))
 }
 
 /// A leak verb after a program's name is a noun (`never let tool output
@@ -1636,8 +1636,12 @@ fn not_a_docstrings_summary(before: &str) -> bool {
 /// a noun (`this email`). Not after `the`: `containing the output of
 /// cat .env` names what is leaked (blind14).
 fn not_after_a_demonstrative(before: &str) -> bool {
-    last_word(before).is_none_or(|word| !matches!(word, "this" | "that" | "these" | "those"))
+    last_word(before).is_none_or(|word| !DEMONSTRATIVES.contains(&word))
 }
+
+/// The demonstratives, which [`not_after_a_determiner`] reads among the
+/// determiners and [`not_after_a_demonstrative`] alone.
+const DEMONSTRATIVES: &[&str] = &["this", "that", "these", "those"];
 
 /// `To send your own cookies to the server, you can use the cookies
 /// parameter` (Requests' docs): an infinitive opening its sentence names
