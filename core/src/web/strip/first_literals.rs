@@ -14,7 +14,10 @@ pub const SOURCES_HASH: u64 = 0x0f61da9a644fc368;
 
 pub const RULES: usize = 237;
 
-pub static RELAXED_FIRST: &[usize] = &[152, 153, 155, 157, 170, 171, 174, 176, 177, 220];
+pub static RELAXED_FIRST: &[usize] = &[
+    124, 149, 152, 153, 155, 157, 158, 163, 170, 171, 173, 174, 176, 177, 203, 204, 217, 220, 221,
+    230,
+];
 
 pub static SEARCHED_WHOLE: &[usize] = &[105, 124];
 
