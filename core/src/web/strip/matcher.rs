@@ -30,8 +30,12 @@ use regex_automata::hybrid::dfa::{Cache, DFA};
 use regex_automata::nfa::thompson::{self, WhichCaptures};
 use regex_automata::util::pool::Pool;
 use regex_automata::{Anchored, Input, meta};
+use regex_syntax::ast::{
+    Ast, ClassSet, ClassSetItem, Flag, Flags, FlagsItemKind, GroupKind, RepetitionKind,
+    RepetitionRange,
+};
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
-use regex_syntax::hir::{Capture, Hir, HirKind, Look, Repetition};
+use regex_syntax::hir::{Hir, HirKind, Look};
 
 #[path = "first_literals.rs"]
 mod first_literals;
@@ -254,13 +258,7 @@ const RELAX_NFA_STATES: usize = 2_000;
 /// pattern itself runs only where the relaxed one found one: its answers
 /// are the pattern's.
 fn relaxed_dfa(source: &str) -> Option<(DFA, Option<usize>)> {
-    let hir = regex_syntax::Parser::new().parse(source).ok()?;
-    let longest = hir.properties().maximum_len();
-    let mut changed = false;
-    let relaxed = unbound_long_repetitions(&hir, &mut changed);
-    if !changed {
-        return None;
-    }
+    let (relaxed, longest) = relaxed_hir(source)?;
     let nfa = thompson::Compiler::new()
         .configure(nfa_config())
         .build_from_hir(&relaxed)
@@ -272,42 +270,140 @@ fn relaxed_dfa(source: &str) -> Option<(DFA, Option<usize>)> {
     Some((dfa, longest))
 }
 
-/// `hir` with each repetition bounded above [`RELAX_ABOVE`] unbounded;
-/// `changed` is set when there was one.
-fn unbound_long_repetitions(hir: &Hir, changed: &mut bool) -> Hir {
-    match hir.kind() {
-        HirKind::Repetition(repetition) => {
-            let max = match repetition.max {
-                Some(max) if max > RELAX_ABOVE => {
-                    *changed = true;
-                    None
-                }
-                max => max,
-            };
-            Hir::repetition(Repetition {
-                min: repetition.min,
-                max,
-                greedy: repetition.greedy,
-                sub: Box::new(unbound_long_repetitions(&repetition.sub, changed)),
-            })
-        }
-        HirKind::Capture(capture) => Hir::capture(Capture {
-            index: capture.index,
-            name: capture.name.clone(),
-            sub: Box::new(unbound_long_repetitions(&capture.sub, changed)),
-        }),
-        HirKind::Concat(subs) => Hir::concat(
-            subs.iter()
-                .map(|sub| unbound_long_repetitions(sub, changed))
-                .collect(),
-        ),
-        HirKind::Alternation(subs) => Hir::alternation(
-            subs.iter()
-                .map(|sub| unbound_long_repetitions(sub, changed))
-                .collect(),
-        ),
-        _ => hir.clone(),
+/// `source` relaxed ([`relaxed_dfa`]), if it has a repetition to relax,
+/// and the length of `source`'s longest match, if it has a longest.
+///
+/// The relaxing is done on the syntax tree, before it is translated, so
+/// that the pattern is translated once: the same done on the translated
+/// pattern rebuilt every node of it (1.6% of the instructions of a `web
+/// strip --jsonl` run over 400 pages of other projects' documentation,
+/// where the largest rules are compiled; the tests keep that reading to
+/// check this one against).
+fn relaxed_hir(source: &str) -> Option<(Hir, Option<usize>)> {
+    let mut ast = regex_syntax::ast::parse::Parser::new().parse(source).ok()?;
+    let longest = longest_match(&ast);
+    if !unbound_long_ranges(&mut ast) {
+        return None;
     }
+    let relaxed = regex_syntax::hir::translate::Translator::new()
+        .translate(source, &ast)
+        .ok()?;
+    Some((relaxed, longest))
+}
+
+/// Makes each counted repetition of `ast` bounded above [`RELAX_ABOVE`]
+/// unbounded (`{0,30}` becomes `{0,}`); whether there was one.
+fn unbound_long_ranges(ast: &mut Ast) -> bool {
+    match ast {
+        Ast::Repetition(repetition) => {
+            let inner = unbound_long_ranges(&mut repetition.ast);
+            let relaxed = match &repetition.op.kind {
+                RepetitionKind::Range(RepetitionRange::Bounded(min, max)) if *max > RELAX_ABOVE => {
+                    Some(*min)
+                }
+                RepetitionKind::Range(RepetitionRange::Exactly(count)) if *count > RELAX_ABOVE => {
+                    Some(*count)
+                }
+                _ => None,
+            };
+            if let Some(min) = relaxed {
+                repetition.op.kind = RepetitionKind::Range(RepetitionRange::AtLeast(min));
+            }
+            inner || relaxed.is_some()
+        }
+        Ast::Group(group) => unbound_long_ranges(&mut group.ast),
+        Ast::Alternation(alternation) => unbound_long_ranges_in(&mut alternation.asts),
+        Ast::Concat(concat) => unbound_long_ranges_in(&mut concat.asts),
+        _ => false,
+    }
+}
+
+/// [`unbound_long_ranges`] on each of `asts`, all of them.
+fn unbound_long_ranges_in(asts: &mut [Ast]) -> bool {
+    let mut changed = false;
+    for ast in asts {
+        changed |= unbound_long_ranges(ast);
+    }
+    changed
+}
+
+/// The most bytes a match of `ast` spans (`None`: no bound), read from
+/// the syntax tree: a literal its UTF-8 length, a class of literals and
+/// ranges its longest char, any other class four bytes, the most UTF-8
+/// takes. Never less than the translated pattern's longest match, which
+/// `longest_match_bounds_the_translated_pattern` checks on every rule; a
+/// pattern with a case-insensitive flag has none here (a folded letter may
+/// be longer than the one written).
+fn longest_match(ast: &Ast) -> Option<usize> {
+    match ast {
+        Ast::Empty(_) | Ast::Assertion(_) => Some(0),
+        Ast::Flags(flags) => (!case_insensitive(&flags.flags)).then_some(0),
+        Ast::Literal(literal) => Some(literal.c.len_utf8()),
+        Ast::Dot(_) | Ast::ClassUnicode(_) | Ast::ClassPerl(_) => Some(4),
+        Ast::ClassBracketed(class) if class.negated => Some(4),
+        Ast::ClassBracketed(class) => Some(longest_in_set(&class.kind)),
+        Ast::Repetition(repetition) => {
+            let each = longest_match(&repetition.ast)?;
+            let most = match &repetition.op.kind {
+                RepetitionKind::ZeroOrOne => 1,
+                RepetitionKind::Range(
+                    RepetitionRange::Exactly(most) | RepetitionRange::Bounded(_, most),
+                ) => *most,
+                RepetitionKind::ZeroOrMore
+                | RepetitionKind::OneOrMore
+                | RepetitionKind::Range(RepetitionRange::AtLeast(_)) => {
+                    return (each == 0).then_some(0);
+                }
+            };
+            each.checked_mul(usize::try_from(most).ok()?)
+        }
+        Ast::Group(group) => {
+            if let GroupKind::NonCapturing(flags) = &group.kind
+                && case_insensitive(flags)
+            {
+                return None;
+            }
+            longest_match(&group.ast)
+        }
+        Ast::Alternation(alternation) => alternation
+            .asts
+            .iter()
+            .try_fold(0, |most, ast| Some(most.max(longest_match(ast)?))),
+        Ast::Concat(concat) => concat
+            .asts
+            .iter()
+            .try_fold(0usize, |sum, ast| sum.checked_add(longest_match(ast)?)),
+    }
+}
+
+/// The longest char of a bracketed class's set, or four bytes where it
+/// holds a class of its own.
+fn longest_in_set(set: &ClassSet) -> usize {
+    match set {
+        ClassSet::Item(item) => longest_in_item(item),
+        ClassSet::BinaryOp(op) => longest_in_set(&op.lhs).max(longest_in_set(&op.rhs)),
+    }
+}
+
+fn longest_in_item(item: &ClassSetItem) -> usize {
+    match item {
+        ClassSetItem::Empty(_) => 0,
+        ClassSetItem::Literal(literal) => literal.c.len_utf8(),
+        ClassSetItem::Range(range) => range.start.c.len_utf8().max(range.end.c.len_utf8()),
+        ClassSetItem::Ascii(_) => 1,
+        ClassSetItem::Unicode(_) | ClassSetItem::Perl(_) => 4,
+        ClassSetItem::Bracketed(class) if class.negated => 4,
+        ClassSetItem::Bracketed(class) => longest_in_set(&class.kind),
+        ClassSetItem::Union(union) => union.items.iter().map(longest_in_item).max().unwrap_or(0),
+    }
+}
+
+/// Whether `flags` turn case-insensitive matching on or off.
+fn case_insensitive(flags: &Flags) -> bool {
+    flags
+        .items
+        .iter()
+        .any(|item| matches!(item.kind, FlagsItemKind::Flag(Flag::CaseInsensitive)))
 }
 
 /// The assertions every match of a rule (or of an alternative of it)
@@ -729,15 +825,10 @@ fn table_is_stored(sources: &[String]) -> bool {
 /// [`RELAX_NFA_STATES`] states, and it has a counted repetition to relax
 /// (a large pattern without one is its own relaxed form).
 fn asked_relaxed_first(source: &str) -> bool {
-    let Ok(hir) = regex_syntax::Parser::new().parse(source) else {
-        return false;
-    };
-    let mut relaxable = false;
-    unbound_long_repetitions(&hir, &mut relaxable);
-    relaxable
+    relaxed_hir(source).is_some()
         && thompson::Compiler::new()
             .configure(nfa_config())
-            .build_from_hir(&hir)
+            .build(source)
             .is_ok_and(|nfa| nfa.states().len() > RELAX_NFA_STATES)
 }
 
@@ -964,6 +1055,104 @@ mod tests {
             turned_away > 2000 && matched > 80,
             "the test turned away only {turned_away} starts, and saw {matched} matches"
         );
+    }
+
+    /// `hir` with each repetition bounded above [`RELAX_ABOVE`] unbounded,
+    /// done on the translated pattern: the reading [`relaxed_hir`] is
+    /// checked against; `changed` is set when there was one.
+    fn unbound_long_repetitions(hir: &Hir, changed: &mut bool) -> Hir {
+        use regex_syntax::hir::{Capture, Repetition};
+        match hir.kind() {
+            HirKind::Repetition(repetition) => {
+                let max = match repetition.max {
+                    Some(max) if max > RELAX_ABOVE => {
+                        *changed = true;
+                        None
+                    }
+                    max => max,
+                };
+                Hir::repetition(Repetition {
+                    min: repetition.min,
+                    max,
+                    greedy: repetition.greedy,
+                    sub: Box::new(unbound_long_repetitions(&repetition.sub, changed)),
+                })
+            }
+            HirKind::Capture(capture) => Hir::capture(Capture {
+                index: capture.index,
+                name: capture.name.clone(),
+                sub: Box::new(unbound_long_repetitions(&capture.sub, changed)),
+            }),
+            HirKind::Concat(subs) => Hir::concat(
+                subs.iter()
+                    .map(|sub| unbound_long_repetitions(sub, changed))
+                    .collect(),
+            ),
+            HirKind::Alternation(subs) => Hir::alternation(
+                subs.iter()
+                    .map(|sub| unbound_long_repetitions(sub, changed))
+                    .collect(),
+            ),
+            _ => hir.clone(),
+        }
+    }
+
+    /// The relaxed pattern built from the syntax tree is the translated
+    /// pattern with its long counted repetitions unbounded, node for node,
+    /// for every rule and every `then`; and the longest match read from
+    /// the syntax tree is never shorter than the translated pattern's (the
+    /// relaxed search reads no further than it), and for today's rules the
+    /// same, so no relaxed search reads further than it did.
+    #[test]
+    fn longest_match_bounds_the_translated_pattern() {
+        let sources: Vec<String> = super::super::rules::rules()
+            .into_iter()
+            .flat_map(|rule| std::iter::once(rule.source).chain(rule.then))
+            .collect();
+        let (mut relaxed, mut bounded) = (0, 0);
+        for source in &sources {
+            let hir = regex_syntax::Parser::new()
+                .parse(source)
+                .expect("every rule parses");
+            let mut changed = false;
+            let expected = unbound_long_repetitions(&hir, &mut changed);
+            let from_ast = relaxed_hir(source);
+            assert_eq!(
+                from_ast.as_ref().map(|(relaxed, _)| relaxed),
+                changed.then_some(&expected),
+                "{source:?}"
+            );
+            let ast = regex_syntax::ast::parse::Parser::new()
+                .parse(source)
+                .expect("every rule parses");
+            let longest = longest_match(&ast);
+            match (hir.properties().maximum_len(), longest) {
+                (Some(exact), Some(read)) => {
+                    assert_eq!(read, exact, "{source:?}");
+                    bounded += 1;
+                }
+                (None, _) => {}
+                (Some(exact), None) => panic!("{source:?}: no bound read, {exact} translated"),
+            }
+            relaxed += usize::from(changed);
+        }
+        assert!(
+            relaxed >= 20 && bounded > 100,
+            "{relaxed} relaxed and {bounded} bounded patterns: the rules changed shape"
+        );
+        for (pattern, longest) in [
+            ("(?i)k", None),
+            ("a(?i:k)", None),
+            ("[a-z]{0,30}", Some(30)),
+            ("[^x]{2}", Some(8)),
+            ("(?:ab|c)?d+", None),
+            ("é|日本", Some(6)),
+        ] {
+            let ast = regex_syntax::ast::parse::Parser::new()
+                .parse(pattern)
+                .expect("a valid pattern");
+            assert_eq!(longest_match(&ast), longest, "{pattern:?}");
+        }
     }
 
     /// A rule asked relaxed first ends each match where the pattern alone
