@@ -878,10 +878,7 @@ fn not_a_peoples_agent(original: &str) -> bool {
         "virtual",
     ];
     let lower = original.to_lowercase();
-    let words: Vec<&str> = lower
-        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-        .filter(|word| !word.is_empty())
-        .collect();
+    let words: Vec<&str> = words_of(&lower, &['\'']).collect();
     words.iter().any(|word| MODEL_WORDS.contains(word))
         || !words
             .windows(2)
@@ -1699,11 +1696,7 @@ fn names_a_particular_secret(original: &str) -> bool {
         "your", "the", "my", "his", "her", "their", "our", "its", "this", "these", "those", "all",
         "user's", "users'",
     ];
-    let words: Vec<String> = original
-        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
-        .filter(|word| !word.is_empty())
-        .map(str::to_lowercase)
-        .collect();
+    let words: Vec<String> = words_of(original, &['\'']).map(str::to_lowercase).collect();
     if a_name_not_a_verb(original)
         || names_harmless_variables(original)
         || (words.len() > 1 && another_verbs_object(&words))
@@ -1735,10 +1728,7 @@ fn names_a_particular_secret(original: &str) -> bool {
     // Python's poplib docs), `[Share password]` (a button): one bare
     // singular noun names a kind, as `a password` does. In capitals it is
     // a placeholder for the secret (`and print SECRET`, blind3).
-    let bare_noun = original
-        .rsplit(|c: char| !c.is_alphanumeric())
-        .find(|word| !word.is_empty())
-        .unwrap_or_default();
+    let bare_noun = words_of(original, &[]).next_back().unwrap_or_default();
     if words.len() == 2
         && matches!(words[1].as_str(), "password" | "secret" | "cookie")
         && bare_noun.chars().any(char::is_lowercase)
@@ -1993,10 +1983,14 @@ fn not_a_config_value(before: &str) -> bool {
 
 /// The words of `text` (runs of letters and digits), lowercased.
 fn lowercase_words(text: &str) -> Vec<String> {
-    text.split(|c: char| !c.is_alphanumeric())
+    words_of(text, &[]).map(str::to_lowercase).collect()
+}
+
+/// The words of `text`: runs of letters, digits and `also`'s chars (an
+/// apostrophe keeps `user's` one word).
+fn words_of<'a>(text: &'a str, also: &'a [char]) -> impl DoubleEndedIterator<Item = &'a str> {
+    text.split(move |c: char| !(c.is_alphanumeric() || also.contains(&c)))
         .filter(|word| !word.is_empty())
-        .map(str::to_lowercase)
-        .collect()
 }
 
 /// `The policy argument may be used to override the default policy`,
