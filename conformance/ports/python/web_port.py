@@ -783,7 +783,9 @@ _NOT_CREDENTIALS = frozenset(
         "size sizes length algorithm algorithms type types status strength prompt prompts "
         "constraints field fields format setup "
         # `the original password protected URL`.
-        "protected"
+        "protected "
+        # `print out all the private key components`, `a usable private key string`.
+        "components component string strings"
     ).split()
 )
 
@@ -1143,11 +1145,7 @@ def not_a_list_nor_a_clause(after):
 
 
 def not_a_changelog_item(after):
-    rest = after.lstrip(" \n")
-    k = 0
-    while k < len(rest) and "a" <= rest[k] <= "z":
-        k += 1
-    return rest[:k] not in _ENTRY_VERBS
+    return _next_word(after) not in _ENTRY_VERBS
 
 
 def not_after_a_program(before):
@@ -1220,6 +1218,7 @@ def an_order_not_a_setting(before):
         and not a_program_part_is_for(before)
         and not a_program_parts_participle(before)
         and not_a_statement(before)
+        and not_a_changelog_entry(before)
     )
 
 
@@ -1369,13 +1368,112 @@ def an_order_to_leak(before):
         and not_a_question_of_whether(before)
         and not_a_purpose(before)
         and not_after_an_entry_verb(before)
+        and not_a_changelog_entry(before)
+        and not_after_a_sigil(before)
+        and not_hedged(before)
+        and not_the_other_end(before)
     )
+
+
+def not_hedged(before):
+    """rules::not_hedged: `and thus possibly send back cookies it received`."""
+    return _last_word(before) not in ("possibly", "probably", "perhaps", "maybe", "likely")
+
+
+def not_the_other_end(before):
+    """rules::not_the_other_end: `have curl receive and send cookies`."""
+    words = _words(before[-40:])
+    return not (
+        len(words) >= 2
+        and words[-1] in ("and", "or")
+        and words[-2] in ("receive", "accept", "store", "read", "get", "verify", "validate")
+    )
+
+
+def _prefix_of_bytes(text, count):
+    """`&text[..text.floor_char_boundary(count)]`: the longest prefix of at
+    most `count` UTF-8 bytes."""
+    used = 0
+    for at, c in enumerate(text):
+        used += _utf8_len(c)
+        if used > count:
+            return text[:at]
+    return text
+
+
+# rules::not_a_section_of_roles
+_TURNS = frozenset(
+    "user assistant human system ai model bot instruction instructions response input output".split()
+)
+
+
+def not_a_section_of_roles(after):
+    """rules::not_a_section_of_roles: `## User` over a description, then `## Contributor`."""
+    window = _prefix_of_bytes(after, 1200)
+    for line in window.split("\n")[1:]:
+        line = line.lstrip(" ")
+        if line.startswith("##"):
+            title = line.lstrip("#").lstrip(" ")
+            k = 0
+            while k < len(title) and "a" <= title[k] <= "z":
+                k += 1
+            return k == 0 or title[:k] in _TURNS
+    return True
+
+
+def not_after_a_sigil(before):
+    """rules::not_after_a_sigil: `@include common-password`."""
+    return not before.endswith(("@", "#", "$"))
+
+
+def neither_reported_nor_code(before):
+    return not_reported(before) and not_after_a_sigil(before)
+
+
+def not_a_call(original):
+    """rules::not_a_call: `sign.write('some data to sign')`."""
+    return not original[_verb_end(original):].startswith("(")
+
+
+def not_a_programs_commands(original):
+    """rules::not_a_programs_commands: `The old commands are now deprecated`."""
+    words = [word.lower() for word in _alphanumeric_words(original)]
+    return not (
+        any(word in ("command", "commands") for word in words)
+        and words
+        and words[-1] in ("deprecated", "removed", "replaced", "obsolete", "superseded", "retired")
+    )
+
+
+# rules::ASKING_BEFORE_TO
+_ASKING_BEFORE_TO = frozenset(
+    (
+        "you u ya need needs have has had want wants required requested asked instructed told "
+        "supposed expected sure remember forget going gonna is are be was were proceed now then "
+        "also please and or must should will able ready free important necessary time wish like "
+        "love agree tasked directed ordered allowed permitted authorized authorised encouraged "
+        "invited welcome mandatory essential critical crucial vital imperative urgent obliged "
+        "obligated forced compelled meant designed configured programmed trained job task goal "
+        "duty role mission step next first instead just only always immediately quickly kindly "
+        "try continue begin start hesitate fail neglect used"
+    ).split()
+)
+
+# rules::CLAUSE_OPENERS
+_CLAUSE_OPENERS = frozenset(
+    "if when whenever whether unless because while since until after before though although where for".split()
+)
 
 
 def not_a_purpose(before):
     """rules::not_a_purpose: `To send your own cookies to the server, …`."""
     opening = _after_last(before[-40:], ".!?;\n>")
-    return _words(opening) not in (["to"], ["in", "order", "to"])
+    if _words(opening) in (["to"], ["in", "order", "to"]):
+        return False
+    # `fix the __repr__ of os.environ to show the environment variables`:
+    # after a noun an infinitive is a purpose; after a word that asks, an order.
+    word = _word_before_to(before)
+    return word is None or word in _ASKING_BEFORE_TO
 
 
 def not_a_question_of_whether(before):
@@ -1436,21 +1534,29 @@ def names_a_particular_secret(original):
         bare_noun = _alphanumeric_words(original)[-1]
         if any(c.islower() for c in bare_noun):
             return False
-    if len(words) > 1 and words[1] in ("a", "an"):
-        return any(word in _PARTICULAR for word in words[2:])
+    # `Show error if entered passwords do not match`: a clause opener between
+    # the verb and the secret.
+    if len(words) > 2 and any(word in _CLAUSE_OPENERS for word in words[1:-1]):
+        return False
+    # A particle of the verb (`dump out a usable private key string`).
+    obj = 2 if len(words) > 1 and words[1] in ("out", "back", "up", "over") else 1
+    if len(words) > obj and words[obj] in ("a", "an"):
+        return any(word in _PARTICULAR for word in words[obj + 1:])
     # A verb that is a noun (`an email with …`), or half of a toggle
     # (`Reveal or hide the password`).
-    if len(words) > 1 and words[1] in ("with", "hide", "mask", "address", "addresses"):
+    if len(words) > obj and words[obj] in ("with", "hide", "mask", "address", "addresses"):
         return False
     # A verb right after it makes it a noun (`The output consists of …`).
-    if len(words) > 1 and words[1] in (
+    if len(words) > obj and words[obj] in (
         "consists", "contains", "includes", "lists", "shows", "is", "are", "was", "has",
     ):
         return False
-    if len(words) > 2 and words[1] == "or" and words[2] in ("hide", "mask", "receive", "store", "verify"):
+    if len(words) > obj + 1 and words[obj] == "or" and words[obj + 1] in (
+        "hide", "mask", "receive", "store", "verify",
+    ):
         return False
     # `to send and receive credentials`: both ends of a protocol.
-    if len(words) > 2 and words[1] == "and" and words[2] in ("receive", "store", "verify"):
+    if len(words) > obj + 1 and words[obj] == "and" and words[obj + 1] in ("receive", "store", "verify"):
         return False
     return True
 
@@ -1572,7 +1678,21 @@ def another_verbs_object(words):
         and gap[0] in ("it", "them", "this", "these", "those")
         and gap[1] in ("in", "into", "as", "under")
     )
-    return gerund or placed
+    # `print certificate and import password`: a second verb takes the secret.
+    joined = any(
+        gap[at] in ("and", "or") and gap[at + 1] in _SECOND_VERBS for at in range(len(gap) - 1)
+    )
+    return gerund or placed or joined
+
+
+# rules::SECOND_VERBS
+_SECOND_VERBS = frozenset(
+    (
+        "import export generate set change reset enter check verify validate store save load "
+        "read update create delete remove rotate revoke hash encrypt decrypt receive accept "
+        "manage configure"
+    ).split()
+)
 
 
 def a_header_by_its_form(original):
@@ -1895,10 +2015,24 @@ def not_a_changelog_entry(before):
     under a `20211114 Name <address>` header."""
     line = before[-200:].rsplit("\n", 1)[-1]
     head = _trim_end(line)
-    if head.endswith("):") and "(" in head[:-2]:
-        name = head[:-2].rsplit("(", 1)[1]
+    # A label may follow the function (`(gethttp) <auth>: Only send …`).
+    if head.endswith(" only"):
+        head = head[: -len(" only")]
+    head = _trim_end(head[:-1]) if head.endswith(":") else ""
+    if head.endswith(">"):
+        labelled = head[:-1]
+        head = _trim_end(labelled.rsplit("<", 1)[0]) if "<" in labelled else _trim_end(labelled)
+    if head.endswith(")") and "(" in head[:-1]:
+        name = head[:-1].rsplit("(", 1)[1]
         if any(_ascii_alpha(c) for c in name) and " " not in name and ":" not in name:
             return False
+    # `* debian/at-spi2-core.maintscript: Drop old rule for …`, `ci/lib: if
+    # …, show the environment variables`: an entry opening with a file.
+    opening = _trim_start(line)
+    if _names_a_file(_trim_start(head)) or (
+        ": " in opening and _names_a_file(opening.split(": ", 1)[0])
+    ):
+        return False
     if _trim_start(line) != "":
         return True
     for header in before[-1200:].split("\n"):
@@ -1911,7 +2045,59 @@ def not_a_changelog_entry(before):
             and header.endswith(">")
         ):
             return False
+    # Entries that open with the part they change (`* gpgsm: Avoid …`): one
+    # of the six non-blank lines before opens with a name, `: ` and an entry verb.
+    lines = [_trim_end(_trim_start(line)) for line in before[-600:].split("\n")[:-1]]
+    for line in [line for line in reversed(lines) if line][:6]:
+        if ": " not in line:
+            continue
+        part, entry = line.split(": ", 1)
+        if (
+            1 <= len(part.encode()) <= 40
+            and all("a" <= c <= "z" or "0" <= c <= "9" or c in "._/-" for c in part)
+            and _next_word(entry) in _ENTRY_VERBS
+        ):
+            return False
     return True
+
+
+def _next_word(after):
+    """rules::next_word."""
+    rest = after.lstrip(" \n")
+    k = 0
+    while k < len(rest) and "a" <= rest[k] <= "z":
+        k += 1
+    return rest[:k]
+
+
+def _names_a_file(part):
+    """rules::names_a_file: `debian/at-spi2-core.maintscript`, `ci/lib`."""
+    return (
+        part != ""
+        and all("a" <= c <= "z" or "0" <= c <= "9" or c in "._/-+" for c in part)
+        and ("/" in part or "." in part.rstrip("."))
+    )
+
+
+def neither_a_count_nor_a_changelog_entry(before):
+    return not_a_count_of_them(before) and not_a_changelog_entry(before)
+
+
+def neither_a_changelog_entry_nor_a_purpose(before):
+    return not_a_changelog_entry(before) and not_a_purpose(before)
+
+
+def not_owned_a_turn_nor_a_changelog_entry(before):
+    return not_owned_nor_a_turn(before) and not_a_changelog_entry(before)
+
+
+def neither_a_conditions_nor_an_entrys_object(before):
+    return not_a_conditions_object(before) and not_after_an_entry_verb(before)
+
+
+def not_a_statement_nor_a_state(before):
+    """rules::not_a_statement_nor_a_state: `if in unaligned mode enabled`."""
+    return not_a_statement(before) and _last_word(before) != "in"
 
 
 def names_an_email_address(original):
@@ -1976,6 +2162,15 @@ _CHECKS = {
     "not_a_count_of_them": not_a_count_of_them,
     "not_a_glued_name": not_a_glued_name,
     "not_a_changelog_entry": not_a_changelog_entry,
+    "not_owned_a_turn_nor_a_changelog_entry": not_owned_a_turn_nor_a_changelog_entry,
+    "neither_a_conditions_nor_an_entrys_object": neither_a_conditions_nor_an_entrys_object,
+    "not_a_statement_nor_a_state": not_a_statement_nor_a_state,
+    "neither_reported_nor_code": neither_reported_nor_code,
+    "not_a_call": not_a_call,
+    "neither_a_count_nor_a_changelog_entry": neither_a_count_nor_a_changelog_entry,
+    "neither_a_changelog_entry_nor_a_purpose": neither_a_changelog_entry_nor_a_purpose,
+    "not_a_section_of_roles": not_a_section_of_roles,
+    "not_a_programs_commands": not_a_programs_commands,
     "not_a_config_value": not_a_config_value,
 }
 

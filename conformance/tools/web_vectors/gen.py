@@ -45,7 +45,7 @@ UPSTREAM = "agentsec-core@0.5.0"
 # conformance/CHANGELOG.md says (cases added: minor; an expected answer
 # changed or a case retired: major; descriptions, notes, upstream answers:
 # patch) and add the changelog section and vectors/VERSION with it.
-SUITE_VERSION = "2.16.0"
+SUITE_VERSION = "2.17.0"
 
 sys.path.insert(0, HERE)
 import envelope_cases  # noqa: E402

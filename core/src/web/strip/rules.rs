@@ -539,6 +539,13 @@ fn names_a_leak(after: &str) -> bool {
         "setup",
         // `the original password protected URL` (Apache's manual).
         "protected",
+        // A secret that names the kind of a part or a value (`print out
+        // all the private key components`, OpenSSL's change log; `dump
+        // out a usable private key string`, OpenSSH's).
+        "components",
+        "component",
+        "string",
+        "strings",
     ];
     if NOT_CREDENTIALS.contains(&next_word(after)) {
         return false;
@@ -1316,6 +1323,7 @@ fn an_order_not_a_setting(before: &str) -> bool {
         && !a_program_part_is_for(before)
         && !a_program_parts_participle(before)
         && not_a_statement(before)
+        && not_a_changelog_entry(before)
 }
 
 /// Whether `before` ends on a verb that says what something tends to do
@@ -1522,27 +1530,113 @@ fn not_a_changelog_entry(before: &str) -> bool {
     let line = current_line(before);
     // The name in the parentheses is a program's: a word with letters, no
     // time of day (`Comment by J. Ortiz (10:42): @assistant …`, blind10).
-    let function = line
-        .trim_end()
-        .strip_suffix("):")
+    // A label in the function may follow it (`(gethttp) <auth>: Only send
+    // …`, wget's change log).
+    let head = line.trim_end();
+    let head = head.strip_suffix(" only").unwrap_or(head);
+    let head = head.strip_suffix(':').unwrap_or_default().trim_end();
+    let head = match head.strip_suffix('>') {
+        Some(labelled) => labelled
+            .rsplit_once('<')
+            .map_or(labelled, |(lead, _)| lead)
+            .trim_end(),
+        None => head,
+    };
+    let function = head
+        .strip_suffix(')')
         .and_then(|lead| lead.rsplit_once('(').map(|(_, name)| name))
         .is_some_and(|name| {
             name.contains(|c: char| c.is_ascii_alphabetic()) && !name.contains([' ', ':'])
         });
-    if function {
+    // `* debian/at-spi2-core.maintscript: Drop old rule for …` (Debian's
+    // change logs), `ci/lib: if CI type is unknown, show the environment
+    // variables` (git's): an entry that opens with the file it changes.
+    let file = names_a_file(head.trim_start())
+        || line
+            .trim_start()
+            .split_once(": ")
+            .is_some_and(|(part, _)| names_a_file(part));
+    if function || file {
         return false;
     }
     if !line.trim().is_empty() {
         return true;
     }
-    !last_chars(before, 1200).lines().any(|header| {
+    let under_a_dated_header = last_chars(before, 1200).lines().any(|header| {
         let header = header.trim();
         header.len() > 9
             && header.as_bytes()[..8].iter().all(u8::is_ascii_digit)
             && header.as_bytes()[8] == b' '
             && header.contains('<')
             && header.ends_with('>')
-    })
+    });
+    // A list of entries that each open with the part they change (`*
+    // gpgsm: Avoid …` then `* agent: Do not delete any secret key …`,
+    // GnuPG's news): one of the six lines before opens with a name, a
+    // colon and a verb an entry opens with.
+    let among_entries_of_parts = last_chars(before, 600)
+        .rsplit('\n')
+        .skip(1)
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .take(6)
+        .any(|line| {
+            line.split_once(": ").is_some_and(|(part, entry)| {
+                (1..=40).contains(&part.len())
+                    && part.bytes().all(|b| {
+                        b.is_ascii_lowercase() || b.is_ascii_digit() || b"._/-".contains(&b)
+                    })
+                    && ENTRY_VERBS.contains(&next_word(entry))
+            })
+        });
+    !(under_a_dated_header || among_entries_of_parts)
+}
+
+/// Whether `part` is a file's or a folder's name as a change log opens an
+/// entry with it (`debian/at-spi2-core.maintscript`, `ci/lib`): one word
+/// of lowercase letters, digits and `._/-+`, with a slash or a dot inside
+/// (`e.g.` ends on its dot); a bare word and a colon (`agent:`) may be the
+/// reader called.
+fn names_a_file(part: &str) -> bool {
+    !part.is_empty()
+        && part
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"._/-+".contains(&b))
+        && (part.contains('/') || part.trim_end_matches('.').contains('.'))
+}
+
+/// [`not_a_count_of_them`] and [`not_a_changelog_entry`]: `(sysdep_routines):
+/// New rule: divdi3 object.` (glibc's change log).
+fn neither_a_count_nor_a_changelog_entry(before: &str) -> bool {
+    not_a_count_of_them(before) && not_a_changelog_entry(before)
+}
+
+/// [`not_a_changelog_entry`] and [`not_a_purpose`]: `Teach mailinfo to
+/// ignore everything before -- >8 -- mark` (git's change log) says what a
+/// program is taught.
+fn neither_a_changelog_entry_nor_a_purpose(before: &str) -> bool {
+    not_a_changelog_entry(before) && not_a_purpose(before)
+}
+
+/// [`not_a_conditions_object`] and [`not_after_an_entry_verb`]: `- fix
+/// gpt status, don't use xcalloc()` (util-linux's release notes) fixes a
+/// partition table's status, and calls no model.
+fn neither_a_conditions_nor_an_entrys_object(before: &str) -> bool {
+    not_a_conditions_object(before) && not_after_an_entry_verb(before)
+}
+
+/// [`not_owned_nor_a_turn`] and [`not_a_changelog_entry`]: `* agent: Do
+/// not delete any secret key in --dry-run mode` under `* gpgsm: Avoid …`
+/// (GnuPG's news) names the part a change is in.
+fn not_owned_a_turn_nor_a_changelog_entry(before: &str) -> bool {
+    not_owned_nor_a_turn(before) && not_a_changelog_entry(before)
+}
+
+/// [`not_a_statement`], and no mode the text is in (`Unalign buffer if in
+/// unaligned mode enabled`, libgcrypt's change log): a mode after `in` is
+/// a state spoken of, not one switched on.
+fn not_a_statement_nor_a_state(before: &str) -> bool {
+    not_a_statement(before) && last_word(before) != Some("in")
 }
 
 /// A component named at the head of a change log's entry (`* agent: Fix
@@ -1607,6 +1701,107 @@ fn an_order_to_leak(before: &str) -> bool {
         && not_a_question_of_whether(before)
         && not_a_purpose(before)
         && not_after_an_entry_verb(before)
+        && not_a_changelog_entry(before)
+        && not_after_a_sigil(before)
+        && not_hedged(before)
+        && not_the_other_end(before)
+}
+
+/// `and thus possibly send back cookies it received` (curl's docs): a
+/// hedged verb states what may happen; an order is not hedged.
+fn not_hedged(before: &str) -> bool {
+    !matches!(
+        last_word(before),
+        Some("possibly" | "probably" | "perhaps" | "maybe" | "likely")
+    )
+}
+
+/// `have curl receive and send cookies exactly as mandated` (curl's docs):
+/// a leak verb joined to the verb of the other end of an exchange names
+/// both ends of a protocol, as `send and receive` does (see
+/// [`names_a_particular_secret`]).
+fn not_the_other_end(before: &str) -> bool {
+    let mut words = last_chars(before, 40).split_whitespace().rev();
+    !(matches!(words.next(), Some("and" | "or"))
+        && matches!(
+            words.next(),
+            Some("receive" | "accept" | "store" | "read" | "get" | "verify" | "validate")
+        ))
+}
+
+/// `## User` over `Someone who uses or has used curl` and then `##
+/// Contributor` (curl's governance): a heading of a role among headings
+/// of other roles is a section of a document. The next heading of the
+/// same level in the 1,200 chars after decides: a forged turn is followed
+/// by another turn's.
+fn not_a_section_of_roles(after: &str) -> bool {
+    const TURNS: &[&str] = &[
+        "user",
+        "assistant",
+        "human",
+        "system",
+        "ai",
+        "model",
+        "bot",
+        "instruction",
+        "instructions",
+        "response",
+        "input",
+        "output",
+    ];
+    let window = &after[..after.floor_char_boundary(1200)];
+    let Some(heading) = window
+        .split('\n')
+        .skip(1)
+        .map(|line| line.trim_start_matches(' '))
+        .find(|line| line.starts_with("##"))
+    else {
+        return true;
+    };
+    let title = heading.trim_start_matches('#').trim_start_matches(' ');
+    let word = &title[..title.len()
+        - title
+            .trim_start_matches(|c: char| c.is_ascii_lowercase())
+            .len()];
+    word.is_empty() || TURNS.contains(&word)
+}
+
+/// [`not_reported`] and [`not_after_a_sigil`].
+fn neither_reported_nor_code(before: &str) -> bool {
+    not_reported(before) && not_after_a_sigil(before)
+}
+
+/// `sign.write('some data to sign'); … sign.sign(privateKey, 'hex')`
+/// (Node.js's docs): a verb right before a parenthesis is a function
+/// called in code.
+fn not_a_call(original: &str) -> bool {
+    let verb = original.len()
+        - original
+            .trim_start_matches(|c: char| c.is_alphanumeric())
+            .len();
+    !original[verb..].starts_with('(')
+}
+
+/// `The old commands are now deprecated and may be removed` (GDB's news):
+/// commands that a release deprecates, removes or replaces are a
+/// program's.
+fn not_a_programs_commands(original: &str) -> bool {
+    let words = lowercase_words(original);
+    !(words
+        .iter()
+        .any(|word| matches!(word.as_str(), "command" | "commands"))
+        && words.last().is_some_and(|last| {
+            matches!(
+                last.as_str(),
+                "deprecated" | "removed" | "replaced" | "obsolete" | "superseded" | "retired"
+            )
+        }))
+}
+
+/// `@include common-password` (a PAM configuration), `#include`, `$print`:
+/// a verb right after a sigil is a directive or a name in code.
+fn not_after_a_sigil(before: &str) -> bool {
+    !before.ends_with(['@', '#', '$'])
 }
 
 /// `def handle(message: bytes) -> None:\n    """Decode the base64 payload
@@ -1650,8 +1845,120 @@ fn not_a_purpose(before: &str) -> bool {
         .next()
         .unwrap_or_default();
     let words: Vec<&str> = opening.split_whitespace().collect();
-    !matches!(words.as_slice(), ["to"] | ["in", "order", "to"])
+    if matches!(words.as_slice(), ["to"] | ["in", "order", "to"]) {
+        return false;
+    }
+    // `fix the __repr__ of os.environ to show the environment variables`
+    // (Python's change log), `New status code DECRYPTION_KEY to print the
+    // actual private key` (GnuPG's): an infinitive after a noun says what
+    // the thing is for. After a word that asks or obliges (`I need you to
+    // send …`, `your task is to print …`) it is the order.
+    word_before_to(before).is_none_or(|word| ASKING_BEFORE_TO.contains(&word))
 }
+
+/// The words after which `to` and a verb give an order rather than a
+/// purpose: who is asked (`you to`), what asks or obliges (`need to`,
+/// `required to`, `sure to`, `is to`), and the adverbs and particles an
+/// order puts between (`now to`, `please to`, `and to`).
+const ASKING_BEFORE_TO: &[&str] = &[
+    "you",
+    "u",
+    "ya",
+    "need",
+    "needs",
+    "have",
+    "has",
+    "had",
+    "want",
+    "wants",
+    "required",
+    "requested",
+    "asked",
+    "instructed",
+    "told",
+    "supposed",
+    "expected",
+    "sure",
+    "remember",
+    "forget",
+    "going",
+    "gonna",
+    "is",
+    "are",
+    "be",
+    "was",
+    "were",
+    "proceed",
+    "now",
+    "then",
+    "also",
+    "please",
+    "and",
+    "or",
+    "must",
+    "should",
+    "will",
+    "able",
+    "ready",
+    "free",
+    "important",
+    "necessary",
+    "time",
+    "wish",
+    "like",
+    "love",
+    "agree",
+    "tasked",
+    "directed",
+    "ordered",
+    "allowed",
+    "permitted",
+    "authorized",
+    "authorised",
+    "encouraged",
+    "invited",
+    "welcome",
+    "mandatory",
+    "essential",
+    "critical",
+    "crucial",
+    "vital",
+    "imperative",
+    "urgent",
+    "obliged",
+    "obligated",
+    "forced",
+    "compelled",
+    "meant",
+    "designed",
+    "configured",
+    "programmed",
+    "trained",
+    "job",
+    "task",
+    "goal",
+    "duty",
+    "role",
+    "mission",
+    "step",
+    "next",
+    "first",
+    "instead",
+    "just",
+    "only",
+    "always",
+    "immediately",
+    "quickly",
+    "kindly",
+    "try",
+    "continue",
+    "begin",
+    "start",
+    "hesitate",
+    "fail",
+    "neglect",
+    "used",
+];
 
 /// `to determine when to send authentication credentials`, `whether or not
 /// to send …` (Python's urllib docs): a question of when or whether to do
@@ -1735,10 +2042,27 @@ fn names_a_particular_secret(original: &str) -> bool {
     {
         return false;
     }
-    match words.get(1).map(String::as_str) {
+    // `Show error if entered passwords do not match` (pinentry's change
+    // log), `Fixed error output for cached passwords`: a word that opens a
+    // clause or a phrase of its own between the verb and the secret makes
+    // the secret no object of the verb.
+    if words.len() > 2
+        && words[1..words.len() - 1]
+            .iter()
+            .any(|word| CLAUSE_OPENERS.contains(&word.as_str()))
+    {
+        return false;
+    }
+    // A particle of the verb (`dump out a usable private key string`,
+    // OpenSSH's change log) stands before the article that decides.
+    let object = match words.get(1).map(String::as_str) {
+        Some("out" | "back" | "up" | "over") => 2,
+        _ => 1,
+    };
+    match words.get(object).map(String::as_str) {
         Some("a" | "an") => words
             .iter()
-            .skip(2)
+            .skip(object + 1)
             .any(|word| PARTICULAR.contains(&word.as_str())),
         // A verb that is a noun (`an email with a temporary password`, `the
         // email address as a password`, Apache's manual), or
@@ -1763,6 +2087,14 @@ fn names_a_particular_secret(original: &str) -> bool {
         _ => true,
     }
 }
+
+/// Words that open a clause or a phrase of their own: between a leak verb
+/// and a secret they leave the secret no object of the verb (see
+/// [`names_a_particular_secret`]).
+const CLAUSE_OPENERS: &[&str] = &[
+    "if", "when", "whenever", "whether", "unless", "because", "while", "since", "until", "after",
+    "before", "though", "although", "where", "for",
+];
 
 /// `Print value of SRC environment variable` (Click's docs), `set the LIB
 /// and INCLUDE environment variables` (cryptography's): variables named in
@@ -1933,8 +2265,46 @@ fn another_verbs_object(words: &[String]) -> bool {
         gap.get(1).map(String::as_str),
         Some("in" | "into" | "as" | "under")
     );
-    gerund || placed
+    // `print certificate and import password` (a test of keytool): a
+    // second verb joined to the first takes the secret.
+    let joined = gap.windows(2).any(|pair| {
+        matches!(pair[0].as_str(), "and" | "or") && SECOND_VERBS.contains(&pair[1].as_str())
+    });
+    gerund || placed || joined
 }
+
+/// Verbs of handling a secret that, joined by `and` or `or` after a leak
+/// verb's own object, take the secret as theirs (see
+/// [`another_verbs_object`]).
+const SECOND_VERBS: &[&str] = &[
+    "import",
+    "export",
+    "generate",
+    "set",
+    "change",
+    "reset",
+    "enter",
+    "check",
+    "verify",
+    "validate",
+    "store",
+    "save",
+    "load",
+    "read",
+    "update",
+    "create",
+    "delete",
+    "remove",
+    "rotate",
+    "revoke",
+    "hash",
+    "encrypt",
+    "decrypt",
+    "receive",
+    "accept",
+    "manage",
+    "configure",
+];
 
 /// A role word opening a line is a header when it looks like one: marked
 /// off (`[system]`, `### SYSTEM`, `system:`), in capitals, or capitalised
@@ -2360,6 +2730,18 @@ const CHECKS: &[(&str, Follow)] = &[
     ("not_clear_text", not_clear_text),
     ("an_override_declared", an_override_declared),
     ("an_order_to_leak", an_order_to_leak),
+    ("neither_reported_nor_code", neither_reported_nor_code),
+    ("not_a_call", not_a_call),
+    (
+        "neither_a_count_nor_a_changelog_entry",
+        neither_a_count_nor_a_changelog_entry,
+    ),
+    (
+        "neither_a_changelog_entry_nor_a_purpose",
+        neither_a_changelog_entry_nor_a_purpose,
+    ),
+    ("not_a_section_of_roles", not_a_section_of_roles),
+    ("not_a_programs_commands", not_a_programs_commands),
     ("an_unstated_leak", an_unstated_leak),
     ("not_a_statement", not_a_statement),
     ("said_to_the_reader", said_to_the_reader),
@@ -2370,6 +2752,15 @@ const CHECKS: &[(&str, Follow)] = &[
     ("not_a_setup_or_report", not_a_setup_or_report),
     ("not_a_transcript_turn", not_a_transcript_turn),
     ("not_owned_nor_a_turn", not_owned_nor_a_turn),
+    (
+        "not_owned_a_turn_nor_a_changelog_entry",
+        not_owned_a_turn_nor_a_changelog_entry,
+    ),
+    (
+        "neither_a_conditions_nor_an_entrys_object",
+        neither_a_conditions_nor_an_entrys_object,
+    ),
+    ("not_a_statement_nor_a_state", not_a_statement_nor_a_state),
     ("not_a_changelog_item", not_a_changelog_item),
     ("names_a_leak", names_a_leak),
     ("not_after_a_quote", not_after_a_quote),
@@ -2694,6 +3085,13 @@ const LEAK_THE_SETUP: &str = r"(?:(?:all|the|full|entire|whole|exact|complete|ve
 /// What a page must not have a model send out, in English.
 const SECRET: &str = r"(?:credit~card~(?:numbers?|details|info)|card~numbers?|cvv|cvc|(?:delivery|home|billing|shipping)~address(?:es)?|last~four~digits|card~last~four|account~(?:numbers?|identifiers)|verbatim~copy~of~(?:the~)?(?:[a-z]+~)?conversation|conversation~so~far|github_?tokens?|output~of~`?(?:env|printenv)`?|docker/config\.json|\.npmrc|passwords?|passcodes?|credentials|login~details|log~in~details|api~keys?|[a-z]*api~?key|(?:session|bearer|auth|github|refresh|gh)~?tokens?|cookies?|chat~history|conversation(?:~history)?|chat~logs?|everything~the~user|what~the~user|(?:the~)?user's~(?:[a-z]+~){0,2}(?:address|password|credentials|calendar|contacts|emails?|messages?|files?|data|details|codes|card|number|location|history)|recovery~codes|mfa~(?:recovery~)?codes|otp|saved~card|card~(?:number|details)|calendar|contacts|address~book|home~address|id~?rsa|\.ssh|\.env|env~file|environment~variables|aws~credentials|private~(?:keys?|events)|secrets?|attachments|the~whole~file|every~message|last~message)";
 /// The verbs of an English exfiltration.
+/// Up to 80 chars of a line before a word: empty, or ending on a char
+/// that is no letter or digit, so that what follows opens a word (`add
+/// ncurses.c driver for magic-cookie`, ncurses' change log, names no
+/// cookie). A secret may open on a dot (`.env`), which `\b` would not
+/// allow after a slash.
+const GAP_TO_A_WORD: &str = r"(?:[^\n]{0,79}?[^a-z0-9\n])?";
+
 const SEND_VERB: &str = r"(?:send|sending|post|posting|forward|forwarding|upload|uploading|email|emailing|e~mail|mail|mailing|transmit|transmitting|exfiltrate|leak|submit|chuck|paste|dm|bcc|attach|append|include|pipe|write|copy|put|add|encode|publish|commit|embed)";
 
 /// A mail address or a domain after `to`, as the view reads one (`@` reads
@@ -2833,7 +3231,7 @@ fn specs() -> Vec<Spec> {
                 r"\b{OVERRIDE_VERB}~(?:everything|anything|all|whatever)~(?:(?:that|which)~)?(?:above|before|prior|previously|so~far|you~(?:were|have~been|'ve~been)~(?:told|given|instructed|taught)|(?:i|we)~(?:said|told~you)|(?:came|comes|was~(?:written|said))~(?:before|above|earlier))\b"
             ),
         )
-        .precede(not_a_changelog_entry),
+        .precede(neither_a_changelog_entry_nor_a_purpose),
         rule(
             INSTRUCTION_OVERRIDE,
             // Not `notwithstanding the above`: the phrase of contracts and
@@ -2859,7 +3257,8 @@ fn specs() -> Vec<Spec> {
                 r"\b(?:(?:the~|these~|those~|all~|your~|any~)?(?:above|previous|prior|preceding|earlier|original|system|initial|old|existing|current)~|your~|all~)(?:safety~|content~|system~)?{OVERRIDE_WHAT}~(?:(?:was|were|are|is|have~been|has~been)~)?(?:now~)?(?:fake|false|wrong|outdated|a~test|void|cancell?ed|revoked|obsolete|invalid|deprecated|superseded|overridden|replaced|null|suspended|lifted|removed|disabled|waived|retired|rescinded|no~longer~(?:valid|in~effect|apply|applies|active|binding))\b"
             ),
         )
-        .precede(an_override_declared),
+        .precede(an_override_declared)
+        .original(not_a_programs_commands),
         rule(
             INSTRUCTION_OVERRIDE,
             format!(r"\b{OVERRIDE_VERB}~(?:the~|your~)?user's~(?:request|question|instructions?|query|message|prompt|budget|input|wishes)\b"),
@@ -2951,7 +3350,7 @@ fn specs() -> Vec<Spec> {
             NEW_INSTRUCTIONS,
             r"\b(?:(?:new|revised|real|actual|true|secret|hidden|overriding|priority)~|(?:updated|changed)[ ./+]?)(?:system~)?(?:instructions?|directives?|orders|rules?|task|prompt|guidelines|polic(?:y|ies)|objective|goal|mission)(?:~for~(?:the~|all~|any~)?(?:ai|assistants?|models?|agents?|bots?|llms?|chatbots?|summari[sz]ers?|reviewers?))?(?:[ \n]?:|[ ,]{0,2}effective~(?:immediately|now|today))",
         )
-        .precede(not_a_count_of_them)
+        .precede(neither_a_count_nor_a_changelog_entry)
         .original(not_a_glued_name),
         rule(
             NEW_INSTRUCTIONS,
@@ -3197,7 +3596,8 @@ fn specs() -> Vec<Spec> {
             FAKE_HEADER,
             r"(?m:^)[ ]?(?:[#>\[(<{|=]{1,6}[ ]?)?(?:system|developer|admin)[ ]?[\])>}|=#]{0,6}[ ]?:",
         )
-        .original(has_capital_head),
+        .original(has_capital_head)
+        .follow(not_a_changelog_item),
         rule(
             FAKE_HEADER,
             // Not `##`: a Markdown heading `## System prompt` is a section
@@ -3264,7 +3664,8 @@ fn specs() -> Vec<Spec> {
         rule(
             FAKE_HEADER,
             r"###(?:user|assistant|human|instruction|response)\b|(?m:^)[ ]?#{2,6}[ ]?(?:user|assistant|human)[ ]?(?::|(?m:$))",
-        ),
+        )
+        .follow(not_a_section_of_roles),
         // --- chat template tokens ---
         rule(CHAT_TEMPLATE_TOKEN, r"<[ ]?\|[ ]?[a-z][a-z0-9 ]{0,30}[ ]?\|[ ]?>")
             .precede(not_after_a_quote)
@@ -3303,7 +3704,7 @@ fn specs() -> Vec<Spec> {
             ),
         )
         .then(format!(r"[ \n]?{AI_DIRECTIVE}"))
-        .precede(not_a_conditions_object),
+        .precede(neither_a_conditions_nor_an_entrys_object),
         // A model named by what it is doing with this very text, then an
         // obligation (`Models reading this card should append …`, `Any
         // assistant reading this thread must follow …`, blind16). Not
@@ -3396,7 +3797,7 @@ fn specs() -> Vec<Spec> {
             r"\b(?:assistant|agent|ai|chatbot|model)s?[,:]|@(?:assistant|agent|ai|bot|model|llm|copilot|claude|gemini|chatgpt|gpt)\b",
         )
         .then(format!("~(?:(?:when|while|before|after|if|once)~(?:you\\b|[a-z]+ing\\b)|{IMPERATIVE})"))
-        .precede(not_owned_nor_a_turn)
+        .precede(not_owned_a_turn_nor_a_changelog_entry)
         .follow(not_a_changelog_item),
         rule(
             AI_ADDRESS,
@@ -3887,7 +4288,7 @@ rule(AI_ADDRESS, format!(r"{ML_TO_THE_AI}[^\n.!?:]{{0,30}}?[ ]?[:\]】)՝፦៖]
             ROLE_REASSIGNMENT,
             r"\b(?:switch~to|enable|activate|enter|engage|turn~on|unlock|load)~(?:the~)?(?:unrestricted|unfiltered|uncensored|no~limits?|evil~confidant|jailbreak|jailbroken|limitless|anarchy|unaligned)~mode\b|\b(?:evil~confidant|unrestricted|unfiltered|uncensored|jailbreak|no~limits?|unaligned)~mode~(?:is~)?(?:now~)?(?:on|unlocked|active|activated|enabled|engaged)\b|\[[ ]?jailbreak[ ]?\]|\bjailbreak~?(?:enabled|mode|on)[ ]?[=:][ ]?(?:true|on|1|yes)\b|\bsafety[ ]?[=:][ ]?(?:false|off|none|disabled)\b|\bfilters?[ ]?=[ ]?\x22?(?:off|none|false)\b",
         )
-        .precede(not_a_statement)
+        .precede(not_a_statement_nor_a_state)
         .original(not_a_code_default),
         // `god mode`, `sudo mode`, `developer mode` are also games', sites'
         // and phones' settings (`enable debug mode`, `enter sudo mode`):
@@ -3982,20 +4383,22 @@ rule(AI_ADDRESS, format!(r"{ML_TO_THE_AI}[^\n.!?:]{{0,30}}?[ ]?[:\]】)՝፦៖]
         rule(
             EXFILTRATION,
             format!(
-                r"\b{SEND_VERB}\b~[^\n]{{0,80}}?{SECRET}\b[^\n]{{0,80}}?{OUTSIDE}|{OUTSIDE}[^\n]{{0,40}}?\b(?:and~)?(?:attach|append|add|include)~(?:the~|all~|your~)?{SECRET}\b"
+                r"\b{SEND_VERB}\b~{GAP_TO_A_WORD}{SECRET}\b[^\n]{{0,80}}?{OUTSIDE}|{OUTSIDE}[^\n]{{0,40}}?\b(?:and~)?(?:attach|append|add|include)~(?:the~|all~|your~)?{SECRET}\b"
             ),
         )
-        .precede(not_reported),
+        .precede(neither_reported_nor_code)
+        .original(not_a_call),
         // The same order whose address is a mail address or a bare
         // domain after `to` (`mail the temporary password … to
         // it-audit@helpdesk-review.net`): the address stays, as the
         // destination of the rule above does.
         rule(
             EXFILTRATION,
-            format!(r"\b{SEND_VERB}\b~[^\n]{{0,80}}?{SECRET}\b[^\n]{{0,80}}?\bto"),
+            format!(r"\b{SEND_VERB}\b~{GAP_TO_A_WORD}{SECRET}\b[^\n]{{0,80}}?\bto"),
         )
         .then(TO_A_DOMAIN)
-        .precede(not_reported),
+        .precede(neither_reported_nor_code)
+        .original(not_a_call),
         // `must exfiltrate`, a `bcc` on every mail, a reply to this
         // address with her codes, every tagged message DMed out.
         rule(
