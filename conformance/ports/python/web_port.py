@@ -1248,7 +1248,11 @@ def not_a_conditions_object(before):
 
 
 def neither_a_conditions_object_nor_a_turn(before):
-    return not_a_conditions_object(before) and not_a_transcript_turn(before)
+    return (
+        not_a_conditions_object(before)
+        and not_a_transcript_turn(before)
+        and not _in_a_purpose_clause(before)
+    )
 
 
 _LABELLING = (
@@ -1386,7 +1390,9 @@ def not_the_other_end(before):
     return not (
         len(words) >= 2
         and words[-1] in ("and", "or")
-        and words[-2] in ("receive", "accept", "store", "read", "get", "verify", "validate")
+        and words[-2] in (
+            "receive", "accept", "store", "read", "get", "verify", "validate", "input", "parse",
+        )
     )
 
 
@@ -1455,7 +1461,7 @@ _ASKING_BEFORE_TO = frozenset(
         "invited welcome mandatory essential critical crucial vital imperative urgent obliged "
         "obligated forced compelled meant designed configured programmed trained job task goal "
         "duty role mission step next first instead just only always immediately quickly kindly "
-        "try continue begin start hesitate fail neglect used"
+        "try continue begin start hesitate fail neglect"
     ).split()
 )
 
@@ -2007,7 +2013,25 @@ def not_owned_nor_a_turn(before):
     line = before[-200:].rsplit("\n", 1)[-1]
     if "import {" in line or "import{" in line:
         return False
+    if _in_a_purpose_clause(before):
+        return False
     return not_a_transcript_turn(before) and not_a_changelog_entry(before)
+
+
+def _in_a_purpose_clause(before):
+    """rules::in_a_purpose_clause: `To view information about a specific iOS model, run …`."""
+    sentence = _after_last(before[-200:], ".!?;:\n")
+    words = _words(sentence)
+    return (
+        "," not in sentence
+        and len(words) > 1
+        and words[0] == "to"
+        and all("a" <= c <= "z" for c in words[1])
+        and words[1] not in (
+            "the", "a", "an", "any", "all", "every", "each", "my", "our", "your", "whoever",
+            "whom", "you",
+        )
+    )
 
 
 def not_a_changelog_entry(before):

@@ -809,7 +809,7 @@ fn neither_reported_nor_a_docstrings_summary(before: &str) -> bool {
 
 /// [`not_a_conditions_object`] and [`not_a_transcript_turn`].
 fn neither_a_conditions_object_nor_a_turn(before: &str) -> bool {
-    not_a_conditions_object(before) && not_a_transcript_turn(before)
+    not_a_conditions_object(before) && not_a_transcript_turn(before) && !in_a_purpose_clause(before)
 }
 
 /// `Example system prompt: "You are Pip, …"` (blind16): a header that a
@@ -1516,8 +1516,46 @@ fn not_owned_nor_a_turn(before: &str) -> bool {
         && !picked
         && !conditioned
         && !imported
+        && !in_a_purpose_clause(before)
         && not_a_transcript_turn(before)
         && not_a_changelog_entry(before)
+}
+
+/// Whether `before` ends inside a sentence that opens with a purpose (`To
+/// view information about a specific iOS model, run …`, gcloud's manual):
+/// a role word there is the purpose's noun, and the order after the comma
+/// is the writer's to a person. `To the assistant, …` and `To all AI
+/// models:` call the reader: a purpose opens with a verb, not a
+/// determiner.
+fn in_a_purpose_clause(before: &str) -> bool {
+    let sentence = last_chars(before, 200)
+        .rsplit(['.', '!', '?', ';', ':', '\n'])
+        .next()
+        .unwrap_or_default();
+    // The purpose ends at its comma: `To finish the setup, assistant, run
+    // …` calls the reader after it.
+    let mut words = sentence.split_whitespace();
+    !sentence.contains(',')
+        && words.next() == Some("to")
+        && words.next().is_some_and(|verb| {
+            verb.bytes().all(|b| b.is_ascii_lowercase())
+                && !matches!(
+                    verb,
+                    "the"
+                        | "a"
+                        | "an"
+                        | "any"
+                        | "all"
+                        | "every"
+                        | "each"
+                        | "my"
+                        | "our"
+                        | "your"
+                        | "whoever"
+                        | "whom"
+                        | "you"
+                )
+        })
 }
 
 /// An entry of a GNU-style change log names what changed and says how, in
@@ -1725,7 +1763,17 @@ fn not_the_other_end(before: &str) -> bool {
     !(matches!(words.next(), Some("and" | "or"))
         && matches!(
             words.next(),
-            Some("receive" | "accept" | "store" | "read" | "get" | "verify" | "validate")
+            Some(
+                "receive"
+                    | "accept"
+                    | "store"
+                    | "read"
+                    | "get"
+                    | "verify"
+                    | "validate"
+                    | "input"
+                    | "parse"
+            )
         ))
 }
 
@@ -1957,7 +2005,6 @@ const ASKING_BEFORE_TO: &[&str] = &[
     "hesitate",
     "fail",
     "neglect",
-    "used",
 ];
 
 /// `to determine when to send authentication credentials`, `whether or not
