@@ -127,16 +127,9 @@ fn at_most_half_a_percent_of_real_doc_pages_change() {
     };
     let mut paths = Vec::new();
     html_files(&root, &mut paths);
-    if paths.len() < PAGES {
-        eprintln!(
-            "SKIPPED: {} holds {} pages, fewer than {PAGES}",
-            root.display(),
-            paths.len()
-        );
+    let Some(picked) = spread(&paths, PAGES, &root) else {
         return;
-    }
-    let step = paths.len() / PAGES;
-    let picked: Vec<PathBuf> = paths.iter().step_by(step).take(PAGES).cloned().collect();
+    };
     let pages = changed_pages(&root, &picked);
     assert!(
         pages.read >= 1_000,
@@ -282,18 +275,26 @@ fn at_most_half_a_percent_of_installed_manual_pages_change() {
         gz_files(&root.join(format!("man{section}")), &mut paths);
     }
     let paths = distinct_texts(paths, MAX_TEXT);
-    if paths.len() < PAGES {
-        eprintln!(
-            "SKIPPED: {} manual pages under {}, fewer than {PAGES}",
-            paths.len(),
-            root.display()
-        );
+    let Some(picked) = spread(&paths, PAGES, root) else {
         return;
-    }
-    let step = paths.len() / PAGES;
-    let picked: Vec<PathBuf> = paths.iter().step_by(step).take(PAGES).cloned().collect();
+    };
     changed_texts(root, &picked, |path| gunzipped(path, MAX_TEXT))
         .assert_at_most_half_a_percent("manual pages");
+}
+
+/// `pages` of `paths` spread evenly over them (every n-th), or `None`,
+/// said to be a skip, when there are fewer (found under `root`).
+fn spread(paths: &[PathBuf], pages: usize, root: &Path) -> Option<Vec<PathBuf>> {
+    if paths.len() < pages {
+        eprintln!(
+            "SKIPPED: {} holds {} pages, fewer than {pages}",
+            root.display(),
+            paths.len()
+        );
+        return None;
+    }
+    let step = paths.len() / pages;
+    Some(paths.iter().step_by(step).take(pages).cloned().collect())
 }
 
 /// `paths` in path order, without those that hold no text of at most
