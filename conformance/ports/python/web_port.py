@@ -1407,6 +1407,25 @@ def _prefix_of_bytes(text, count):
     return text
 
 
+def not_a_system_identity(after):
+    """rules::not_a_system_identity: `assume the identity of an unprivileged user`."""
+    accounts = ("user", "users", "root", "superuser", "caller", "process", "uid", "account", "owner")
+    # The first three words, read lazily: `after` is the rest of the page.
+    words, cur, at = [], [], 0
+    while at < len(after) and len(words) < 3:
+        c = after[at]
+        if c in _WHITESPACE:
+            if cur:
+                words.append("".join(cur))
+                cur = []
+        else:
+            cur.append(c)
+        at += 1
+    if cur and len(words) < 3:
+        words.append("".join(cur))
+    return not any(word.rstrip(",.;:") in accounts for word in words)
+
+
 # rules::not_a_section_of_roles
 _TURNS = frozenset(
     "user assistant human system ai model bot instruction instructions response input output".split()
@@ -2194,6 +2213,7 @@ _CHECKS = {
     "neither_a_count_nor_a_changelog_entry": neither_a_count_nor_a_changelog_entry,
     "neither_a_changelog_entry_nor_a_purpose": neither_a_changelog_entry_nor_a_purpose,
     "not_a_section_of_roles": not_a_section_of_roles,
+    "not_a_system_identity": not_a_system_identity,
     "not_a_programs_commands": not_a_programs_commands,
     "not_a_config_value": not_a_config_value,
 }

@@ -1777,6 +1777,29 @@ fn not_the_other_end(before: &str) -> bool {
         ))
 }
 
+/// `temporarily drop root privileges, assume the identity of an
+/// unprivileged user` (`setuid(2)`), `permit the superuser to adopt the
+/// identity of any user` (`pam_rootok(8)`): the identity of a user, the
+/// superuser or a process is an account's, which a program takes on; a
+/// persona's is named (`the identity of DAN`).
+fn not_a_system_identity(after: &str) -> bool {
+    const ACCOUNTS: &[&str] = &[
+        "user",
+        "users",
+        "root",
+        "superuser",
+        "caller",
+        "process",
+        "uid",
+        "account",
+        "owner",
+    ];
+    !after
+        .split_whitespace()
+        .take(3)
+        .any(|word| ACCOUNTS.contains(&word.trim_end_matches([',', '.', ';', ':'])))
+}
+
 /// `## User` over `Someone who uses or has used curl` and then `##
 /// Contributor` (curl's governance): a heading of a role among headings
 /// of other roles is a section of a document. The next heading of the
@@ -2788,6 +2811,7 @@ const CHECKS: &[(&str, Follow)] = &[
         neither_a_changelog_entry_nor_a_purpose,
     ),
     ("not_a_section_of_roles", not_a_section_of_roles),
+    ("not_a_system_identity", not_a_system_identity),
     ("not_a_programs_commands", not_a_programs_commands),
     ("an_unstated_leak", an_unstated_leak),
     ("not_a_statement", not_a_statement),
@@ -3512,7 +3536,8 @@ fn specs() -> Vec<Spec> {
         rule(
             ROLE_REASSIGNMENT,
             r"\b(?:assume|adopt|take~on|switch~to|enter)~(?:the~|a~|an~|your~new~)?(?:persona|identity|character|alter~ego)~of\b|\b(?:must|should|shall|will|to)~(?:assume|adopt|take~on|switch~to)~(?:the|a|this|that)~(?:persona|identity|alter~ego)~[\x22“\x27]",
-        ),
+        )
+        .follow(not_a_system_identity),
         rule(
             ROLE_REASSIGNMENT,
             r"\b(?:respond|answer|reply)~as~if~you~(?:were|are)\b",
