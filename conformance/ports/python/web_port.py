@@ -40,6 +40,7 @@ preset preset ...`, since `~` may be a space or nothing). Answers are the
 same; the vectors are short and run in about a second in all.
 """
 
+import itertools
 import json
 import os
 import re
@@ -962,17 +963,22 @@ def an_override_declared(before):
 
 def _words(text):
     """Rust's `split_whitespace`."""
-    out, cur = [], []
+    return list(_iter_words(text))
+
+
+def _iter_words(text):
+    """Rust's `split_whitespace`, lazily: a caller that reads the first few
+    words of the rest of a page reads no further."""
+    cur = []
     for c in text:
         if c in _WHITESPACE:
             if cur:
-                out.append("".join(cur))
+                yield "".join(cur)
                 cur = []
         else:
             cur.append(c)
     if cur:
-        out.append("".join(cur))
-    return out
+        yield "".join(cur)
 
 
 def _after_last(text, chars):
@@ -1411,18 +1417,7 @@ def not_a_system_identity(after):
     """rules::not_a_system_identity: `assume the identity of an unprivileged user`."""
     accounts = ("user", "users", "root", "superuser", "caller", "process", "uid", "account", "owner")
     # The first three words, read lazily: `after` is the rest of the page.
-    words, cur, at = [], [], 0
-    while at < len(after) and len(words) < 3:
-        c = after[at]
-        if c in _WHITESPACE:
-            if cur:
-                words.append("".join(cur))
-                cur = []
-        else:
-            cur.append(c)
-        at += 1
-    if cur and len(words) < 3:
-        words.append("".join(cur))
+    words = itertools.islice(_iter_words(after), 3)
     return not any(word.rstrip(",.;:") in accounts for word in words)
 
 
