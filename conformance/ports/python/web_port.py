@@ -1475,7 +1475,9 @@ _ASKING_BEFORE_TO = frozenset(
         "invited welcome mandatory essential critical crucial vital imperative urgent obliged "
         "obligated forced compelled meant designed configured programmed trained job task goal "
         "duty role mission step next first instead just only always immediately quickly kindly "
-        "try continue begin start hesitate fail neglect"
+        "try continue begin start hesitate fail neglect "
+        # `help me to …`, `it's fine to print …`.
+        "me us great okay ok fine good best better safe helpful acceptable appropriate"
     ).split()
 )
 

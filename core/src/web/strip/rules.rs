@@ -2028,6 +2028,21 @@ const ASKING_BEFORE_TO: &[&str] = &[
     "hesitate",
     "fail",
     "neglect",
+    // Who is helped or what is judged fit (`help me to …`, `it's fine to
+    // print …`).
+    "me",
+    "us",
+    "great",
+    "okay",
+    "ok",
+    "fine",
+    "good",
+    "best",
+    "better",
+    "safe",
+    "helpful",
+    "acceptable",
+    "appropriate",
 ];
 
 /// `to determine when to send authentication credentials`, `whether or not
