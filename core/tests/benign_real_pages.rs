@@ -17,7 +17,7 @@ use agentfence::web::strip::{STRIPPED, strip};
 
 #[path = "support/rust_docs.rs"]
 mod rust_docs;
-use rust_docs::{doc_root, html_files};
+use rust_docs::{doc_root, files_ending, html_files};
 
 use std::path::{Path, PathBuf};
 
@@ -158,11 +158,7 @@ fn at_most_half_a_percent_of_other_installed_doc_pages_change() {
         html_files(Path::new(dir), &mut paths);
     }
     paths.retain(|path| std::fs::metadata(path).is_ok_and(|meta| meta.len() <= MAX_OTHER_PAGE));
-    if paths.len() < MIN_PAGES {
-        eprintln!(
-            "SKIPPED: {} installed HTML doc pages, fewer than {MIN_PAGES}",
-            paths.len()
-        );
+    if too_few(paths.len(), MIN_PAGES, "installed HTML doc pages") {
         return;
     }
     changed_pages(root, &paths).assert_at_most_half_a_percent("installed doc pages");
@@ -211,15 +207,9 @@ fn at_most_half_a_percent_of_the_built_crates_markdown_docs_change() {
             }
         }
     }
-    paths.sort();
-    let mut seen = std::collections::HashSet::new();
-    paths.retain(|path| std::fs::read(path).is_ok_and(|text| seen.insert(text)));
-    if paths.len() < MIN_FILES {
-        eprintln!(
-            "SKIPPED: {} Markdown files under {}, fewer than {MIN_FILES}",
-            paths.len(),
-            sources.display()
-        );
+    let paths = distinct_texts(paths, |path| std::fs::read(path).ok());
+    let what = format!("Markdown files under {}", sources.display());
+    if too_few(paths.len(), MIN_FILES, &what) {
         return;
     }
     changed_pages(&sources, &paths).assert_at_most_half_a_percent("crates' Markdown docs");
@@ -242,13 +232,13 @@ fn at_most_half_a_percent_of_installed_gzipped_text_docs_change() {
     const MIN_TEXTS: usize = 100;
     let root = Path::new("/usr/share/doc");
     let mut paths = Vec::new();
-    gz_files(root, &mut paths);
-    let paths = distinct_texts(paths, MAX_TEXT);
-    if paths.len() < MIN_TEXTS {
-        eprintln!(
-            "SKIPPED: {} gzipped text docs under /usr/share/doc, fewer than {MIN_TEXTS}",
-            paths.len()
-        );
+    files_ending(root, "gz", &mut paths);
+    let paths = distinct_texts(paths, |path| gunzipped(path, MAX_TEXT));
+    if too_few(
+        paths.len(),
+        MIN_TEXTS,
+        "gzipped text docs under /usr/share/doc",
+    ) {
         return;
     }
     changed_texts(root, &paths, |path| gunzipped(path, MAX_TEXT))
@@ -272,9 +262,9 @@ fn at_most_half_a_percent_of_installed_manual_pages_change() {
     let root = Path::new("/usr/share/man");
     let mut paths = Vec::new();
     for section in 1..=8 {
-        gz_files(&root.join(format!("man{section}")), &mut paths);
+        files_ending(&root.join(format!("man{section}")), "gz", &mut paths);
     }
-    let paths = distinct_texts(paths, MAX_TEXT);
+    let paths = distinct_texts(paths, |path| gunzipped(path, MAX_TEXT));
     let Some(picked) = spread(&paths, PAGES, root) else {
         return;
     };
@@ -285,24 +275,35 @@ fn at_most_half_a_percent_of_installed_manual_pages_change() {
 /// `pages` of `paths` spread evenly over them (every n-th), or `None`,
 /// said to be a skip, when there are fewer (found under `root`).
 fn spread(paths: &[PathBuf], pages: usize, root: &Path) -> Option<Vec<PathBuf>> {
-    if paths.len() < pages {
-        eprintln!(
-            "SKIPPED: {} holds {} pages, fewer than {pages}",
-            root.display(),
-            paths.len()
-        );
+    if too_few(
+        paths.len(),
+        pages,
+        &format!("pages under {}", root.display()),
+    ) {
         return None;
     }
     let step = paths.len() / pages;
     Some(paths.iter().step_by(step).take(pages).cloned().collect())
 }
 
-/// `paths` in path order, without those that hold no text of at most
-/// `max` bytes (see [`gunzipped`]) or the same text as one before.
-fn distinct_texts(mut paths: Vec<PathBuf>, max: u64) -> Vec<PathBuf> {
+/// Whether `found` of `what` are fewer than the `least` a test needs,
+/// which it then says it skipped.
+fn too_few(found: usize, least: usize, what: &str) -> bool {
+    if found < least {
+        eprintln!("SKIPPED: {found} {what}, fewer than {least}");
+    }
+    found < least
+}
+
+/// `paths` in path order, without those `read` gets no text from or the
+/// same text as from one before.
+fn distinct_texts(
+    mut paths: Vec<PathBuf>,
+    read: impl Fn(&Path) -> Option<Vec<u8>>,
+) -> Vec<PathBuf> {
     paths.sort();
     let mut seen = std::collections::HashSet::new();
-    paths.retain(|path| gunzipped(path, max).is_some_and(|text| seen.insert(text)));
+    paths.retain(|path| read(path).is_some_and(|text| seen.insert(text)));
     paths
 }
 
@@ -319,18 +320,4 @@ fn gunzipped(path: &Path, max: u64) -> Option<Vec<u8>> {
         .read_to_end(&mut text)
         .ok()?;
     (text.len() as u64 <= max && !text.contains(&0)).then_some(text)
-}
-
-/// Every `*.gz` file under `dir`, its subfolders' too.
-fn gz_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let path = entry.path();
-        match entry.file_type() {
-            Ok(kind) if kind.is_dir() => gz_files(&path, out),
-            Ok(kind) if kind.is_file() && path.extension().is_some_and(|ext| ext == "gz") => {
-                out.push(path)
-            }
-            _ => {}
-        }
-    }
 }

@@ -23,6 +23,12 @@ pub fn doc_root() -> Result<PathBuf, String> {
 
 /// Every `.html` file under `dir`, in path order, appended to `into`.
 pub fn html_files(dir: &Path, into: &mut Vec<PathBuf>) {
+    files_ending(dir, "html", into);
+}
+
+/// Every file under `dir` whose extension is `extension`, in path order,
+/// appended to `into`.
+pub fn files_ending(dir: &Path, extension: &str, into: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
@@ -30,8 +36,8 @@ pub fn html_files(dir: &Path, into: &mut Vec<PathBuf>) {
     entries.sort();
     for path in entries {
         if path.is_dir() {
-            html_files(&path, into);
-        } else if path.extension().is_some_and(|ext| ext == "html") {
+            files_ending(&path, extension, into);
+        } else if path.extension().is_some_and(|ext| ext == extension) {
             into.push(path);
         }
     }
